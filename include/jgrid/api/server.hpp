@@ -1,0 +1,56 @@
+#pragma once
+// The HTTP server: the route table of api.md §2, both framings, SSE, signed
+// URLs and the dashboard. The only module that includes httplib.h.
+// Thread-safe: handlers run on the server's pool; stop() may be called from
+// any thread (e.g. a signal watcher).
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "jgrid/engine/engine.hpp"
+#include "jgrid/store/store.hpp"
+#include "jgrid/util/result.hpp"
+
+namespace jgrid::api {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8420;                          // 0: pick a free port
+  std::string public_url;                   // "" : URLs from the request's Host
+  std::string base_path;                    // "" or "/prefix": API also served there
+  std::filesystem::path data_dir;           // artifacts and uploads are read/written here
+  std::string signing_secret;               // HMAC key for signed URLs
+  std::int64_t max_body_bytes = 1 << 20;
+  std::int64_t max_upload_bytes = 2LL << 30;
+  std::int64_t artifact_url_ttl_ms = 15 * 60 * 1000;
+  std::filesystem::path web_dir;            // "" : embedded dashboard; else served from disk
+  int threads = 64;
+  std::int64_t heartbeat_ms = 15000;        // SSE heartbeat period
+};
+
+class Server {
+ public:
+  Server(engine::Engine& engine, const store::Store& store, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds the listening socket. Returns the bound port. Error PORT_IN_USE
+  // ("port 8420 on 127.0.0.1 is already in use") or BIND_FAILED.
+  Result<int> bind();
+  // Serves until stop(). Precondition: bind() succeeded.
+  void run();
+  // Refuses new work with 503 MAINTENANCE_ACTIVE (draining), stops accepting,
+  // lets in-flight requests finish, and makes run() return.
+  void stop();
+
+  // The absolute base URL, e.g. "http://127.0.0.1:8420" (+ base path).
+  std::string url() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace jgrid::api

@@ -1,0 +1,106 @@
+#pragma once
+// Engine: the one owner of the job lifecycle. It accepts jobs, keeps the
+// queue, places jobs on nodes (through route::place), drives executors, and
+// records every status change with its events in the store.
+//
+// Invariants:
+// - A job's status only changes through model::can_transition, and only here.
+// - Every status change is committed together with its event(s).
+// - A submitted job is committed before submit() returns.
+// - A node's gpus_free equals gpu_count minus the GPUs of its placed jobs.
+// - Every non-terminal job is owned: queued (in the queue) or placed (an
+//   executor runs it). start() restores this after a restart.
+//
+// Thread-safe: every public method may be called from any thread.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jgrid/exec/executor.hpp"
+#include "jgrid/exec/fleet.hpp"
+#include "jgrid/model/job.hpp"
+#include "jgrid/model/job_input.hpp"
+#include "jgrid/model/node.hpp"
+#include "jgrid/store/store.hpp"
+#include "jgrid/util/clock.hpp"
+#include "jgrid/util/result.hpp"
+
+namespace jgrid::engine {
+
+struct EngineOptions {
+  std::filesystem::path data_dir;        // job workspaces and uploads live here
+  int max_attempts = 2;                  // placements per job before NODE_LOST is final
+  std::int64_t delay_threshold_ms = 5 * 60 * 1000;
+  std::int64_t max_log_bytes = 64LL * 1024 * 1024;
+  std::int64_t upload_ttl_ms = 60 * 60 * 1000;
+};
+
+struct SubmitRequest {
+  model::JobSpec spec;
+  std::string workspace = "local";
+  std::string idempotency_key;           // "" none (header or metadata.client_request_id)
+  std::string request_hash;              // identifies the body for idempotency conflicts
+};
+
+struct SubmitResult {
+  model::Job job;
+  bool replayed = false;                 // true: an earlier submit with the same key
+};
+
+class Engine {
+ public:
+  Engine(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fleet fleet,
+         exec::ExecutorRegistry executors, EngineOptions options);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Recovers jobs left in flight by a previous process (requeue with
+  // job.retrying, or fail NODE_LOST past max_attempts), then starts the
+  // scheduler. Error STORE_WRITE_FAILED.
+  Status start();
+  // Stops the scheduler and executors. Running jobs stay non-terminal in the
+  // store, to be recovered by the next start(). Idempotent.
+  void stop();
+  bool ready() const;
+
+  // Validated spec in; job out, committed. Errors: CONFLICT (idempotency key
+  // reused with another body), JOB_INPUT_NOT_FOUND / JOB_INPUT_NOT_READY,
+  // CAPACITY_UNAVAILABLE (no node of the whole fleet could ever run it;
+  // details.retry_after_seconds), STORE_WRITE_FAILED.
+  Result<SubmitResult> submit(SubmitRequest request);
+
+  // Cancels a live job: the executor is stopped and the job is `cancelled`
+  // when this returns. Errors: NOT_FOUND (unknown or other workspace),
+  // CONFLICT (already terminal).
+  Result<model::Job> cancel(const std::string& job_id, const std::string& workspace, const std::string& reason);
+
+  // api.md §2.1 body for `spec` (read-only; nothing stored).
+  model::Json estimate(const model::JobSpec& spec, model::Framing framing) const;
+
+  std::vector<model::Node> nodes() const;
+  std::optional<model::Node> node(const std::string& node_id) const;
+
+  // Upload flow of api.md §2.9. The api streams the bytes to
+  // model::input_blob_path(data_dir, id) and then calls record_upload.
+  Result<model::JobInput> create_input(const std::string& workspace, const std::string& filename,
+                                       const std::string& content_type, const std::string& kind);
+  Result<model::JobInput> record_upload(const std::string& input_id, std::int64_t size_bytes,
+                                        const std::string& sha256);
+  // Errors: NOT_FOUND, FORBIDDEN (wrong token), JOB_INPUT_NOT_READY (no bytes
+  // yet), INVALID_REQUEST (declared size disagrees with what arrived).
+  Result<model::JobInput> complete_input(const std::string& workspace, const std::string& input_id,
+                                         const std::string& token, std::optional<std::int64_t> declared_size);
+
+  const EngineOptions& options() const;
+  const util::Clock& clock() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace jgrid::engine

@@ -1,0 +1,71 @@
+#pragma once
+// Executors run a placed job somewhere (a simulated node, a local container)
+// and report what happens through a RunSink. One small abstract class plus a
+// registry keyed by Node::source.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "jgrid/model/job.hpp"
+#include "jgrid/model/node.hpp"
+#include "jgrid/util/result.hpp"
+
+namespace jgrid::exec {
+
+// What a run ended with.
+struct RunOutcome {
+  std::optional<int> exit_code;  // nullopt when the workload never started
+  bool timed_out = false;
+  std::string failure_code;      // "" on success; else a model::Failure code
+  std::string message;           // human summary
+  bool rejected = false;         // late screening refused it: nothing ran
+  std::string rejected_rule;     // rule id when rejected
+};
+
+// The engine's side of a run. Executors call it from their own threads; every
+// method is thread-safe and never blocks on I/O for long. After finished()
+// (or after cancel() returned) an executor makes no more calls for that job.
+class RunSink {
+ public:
+  virtual ~RunSink() = default;
+  // A lifecycle step: `event_type` is a job.* type of api.md §2.7
+  // (job.provisioning, job.image_inspected, job.inputs_prepared,
+  // job.container_starting, job.running); `data` goes into the event.
+  virtual void step(const std::string& job_id, model::Phase phase, const std::string& event_type,
+                    const std::string& message, nlohmann::json data = nlohmann::json::object()) = 0;
+  // One line of workload output; `stream` is "stdout" or "stderr".
+  virtual void output(const std::string& job_id, const std::string& stream, const std::string& line) = 0;
+  // The image digest once known.
+  virtual void image_digest(const std::string& job_id, const std::string& digest) = 0;
+  // The run is over. Artifacts are whatever is in the job's artifacts dir now.
+  virtual void finished(const std::string& job_id, const RunOutcome& outcome) = 0;
+};
+
+struct RunRequest {
+  model::Job job;                       // snapshot at start (spec, attempt, placement)
+  model::Node node;                     // the node it was placed on
+  std::filesystem::path workspace_dir;  // <data-dir>/jobs/<id>: inputs/, scripts/, artifacts/ exist
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual std::string kind() const = 0;  // "sim", "podman", "docker"
+  // Begins the run and returns at once. Error START_FAILED when it could not
+  // even begin (the engine then fails the job).
+  virtual Status start(const RunRequest& request, RunSink& sink) = 0;
+  // Stops the run as fast as it can. Returns once no more sink calls will
+  // come for the job. Unknown ids are ignored.
+  virtual void cancel(const std::string& job_id) = 0;
+  // Stops every run without reporting (server shutdown); the engine requeues
+  // them at next start.
+  virtual void shutdown() = 0;
+};
+
+// Executors by Node::source ("simulated", "local").
+using ExecutorRegistry = std::map<std::string, std::shared_ptr<Executor>>;
+
+}  // namespace jgrid::exec

@@ -1,0 +1,82 @@
+#pragma once
+// Job: one submitted workload and everything the grid learned about it.
+// The spec (what was asked) never changes; the rest is state owned by the
+// engine and persisted by the store as a document. Plain value type.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "jgrid/model/job_spec.hpp"
+#include "jgrid/model/placement.hpp"
+#include "jgrid/model/status.hpp"
+
+namespace jgrid::model {
+
+struct Failure {
+  std::string code;     // NONZERO_EXIT, TIMED_OUT, START_FAILED, NODE_LOST, IMAGE_PULL_FAILED, OOM, INTERNAL
+  std::string summary;
+};
+
+struct DelayReason {
+  std::string code;     // CAPACITY_UNAVAILABLE, RUNTIME_PREPARATION_DELAYED, …
+  std::string message;
+};
+
+struct CallbackState {
+  std::string url;
+  std::string status = "pending";  // pending | delivered | failed
+  int attempts = 0;
+  std::string last_error;
+};
+
+struct Job {
+  std::string id;                 // job_…
+  std::string workspace = "local";
+  JobSpec spec;
+  JobStatus status = JobStatus::pending;
+  Phase phase = Phase::queued;
+  std::string status_reason;      // short machine-ish reason ("cancelled by user")
+  std::string status_message;     // human sentence
+  std::int64_t created_ms = 0, updated_ms = 0, queued_ms = 0;
+  std::optional<std::int64_t> started_ms, completed_ms;
+  std::int64_t phase_started_ms = 0, phase_updated_ms = 0;
+  std::optional<Placement> placement;
+  std::string image_digest;
+  std::optional<int> exit_code;
+  bool timed_out = false;
+  int attempts = 0;               // placements made so far (1 on the first run)
+  std::optional<Failure> failure;
+  std::optional<DelayReason> delay;
+  bool delayed_start = false;
+  std::string stdout_tail, stderr_tail;  // last 8 KiB of each
+  bool log_truncated = false;
+  bool command_spawned = false, inputs_prepared = false, scripts_prepared = false;
+  bool artifacts_ready = false;
+  double estimated_cost_usd = 0;
+  std::optional<double> actual_cost_usd;
+  Json screening = Json{{"checks", Json::array()}, {"warnings", Json::array()}};
+  std::optional<CallbackState> callback;
+  std::string idempotency_key;
+  std::string request_hash;       // sha256 of the canonical request, for idempotency conflicts
+};
+
+inline constexpr std::size_t k_tail_bytes = 8 * 1024;
+
+// Lossless storage form and back. Error INTERNAL when a stored document is
+// not one this version wrote.
+Json job_to_doc(const Job& job);
+Result<Job> job_from_doc(const Json& doc);
+
+enum class Framing { plain, envelope };
+
+// api.md §3 job object. Never contains null except exit_code / actual_cost_usd;
+// environment values never appear. `now_ms` feeds wait_duration_seconds.
+Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms);
+
+// api.md §2.3 list item (a subset of the job object).
+Json job_to_list_item(const Job& job, Framing framing, std::int64_t now_ms);
+
+// Appends `text` to a tail, keeping at most k_tail_bytes (cut at a line start when possible).
+void append_tail(std::string& tail, const std::string& text);
+
+}  // namespace jgrid::model

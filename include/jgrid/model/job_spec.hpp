@@ -1,0 +1,80 @@
+#pragma once
+// JobSpec: what a client asked for, validated. Decoded once from the request
+// body (both route families, every alias of api.md §2.2) and never changed
+// afterwards. Plain value type; not synchronised.
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jgrid/util/result.hpp"
+
+namespace jgrid::model {
+
+using Json = nlohmann::json;
+
+enum class WorkloadType { inference, training, fine_tuning, batch };
+std::string_view to_string(WorkloadType type);  // "fine-tuning" for fine_tuning
+std::optional<WorkloadType> parse_workload_type(std::string_view text);  // accepts fine_tuning too
+
+// Limits of api.md §2.2.
+inline constexpr std::size_t k_max_command_bytes = 32 * 1024;
+inline constexpr std::size_t k_max_env_keys = 256;
+inline constexpr std::size_t k_max_env_bytes = 64 * 1024;
+inline constexpr std::size_t k_max_name_chars = 200;
+inline constexpr std::size_t k_max_labels = 64;
+inline constexpr std::size_t k_max_metadata_bytes = 16 * 1024;
+inline constexpr std::string_view k_artifacts_root = "/workspace/artifacts/";
+
+struct CallbackSpec {
+  std::string url;
+  std::string auth_token;
+  Json metadata = Json::object();
+};
+
+struct JobSpec {
+  std::string name;                       // empty: the engine generates one
+  WorkloadType workload_type = WorkloadType::inference;
+  std::string image;                      // empty only in estimate mode
+  std::vector<std::string> command;       // command followed by args
+  std::map<std::string, std::string> environment;
+  std::string gpu_vendor;                 // lower-case "amd", "nvidia", "any" or "" (not stated)
+  std::string runtime;                    // lower-case "rocm", "cuda", "auto" or ""
+  std::string framework;                  // lower-case hint or ""
+  std::map<std::string, std::string> labels;
+  int gpu_count = 1;                      // 0 only when the client sent 0 (screening refuses it)
+  bool requires_gpu = true;
+  std::string gpu_type, gpu_class;
+  std::optional<double> min_vram_gb, model_size_gb, disk_gb;
+  Json constraints = Json::object();      // as sent, with top-level hints folded in
+  std::string optimize_for = "balanced";  // balanced | cost | speed
+  std::string priority = "balanced";      // low | balanced | high
+  std::string latency_priority, cost_priority;
+  std::optional<double> timeout_seconds;
+  std::vector<std::string> input_files;   // input ids
+  std::vector<std::string> script_files;  // input ids
+  std::vector<std::string> expected_artifacts;  // absolute, under /workspace/artifacts/
+  Json metadata = Json::object();
+  std::optional<CallbackSpec> callback;
+  Json echoed = Json::object();           // template, notes, *_credential_id: stored and echoed
+  Json sim;                               // the `sim` object or null
+};
+
+enum class SpecMode { submit, estimate };
+
+// Validates `body` against api.md §2.2. Unknown fields are ignored. In
+// estimate mode only workload_type is required. Errors are INVALID_REQUEST
+// with a message naming the field and what was expected
+// ("environment.FOO: expected a string"), and details {"field": "..."}.
+Result<JobSpec> decode_job_spec(const Json& body, SpecMode mode);
+
+// Lossless storage form of a spec (not the API form).
+Json spec_to_doc(const JobSpec& spec);
+Result<JobSpec> spec_from_doc(const Json& doc);
+
+// "gpu_vendor" as the API reports it for a job: the stated vendor, or "amd"
+// when runtime/framework imply it, else "any".
+std::string effective_vendor(const JobSpec& spec);
+
+}  // namespace jgrid::model

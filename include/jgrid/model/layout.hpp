@@ -1,0 +1,27 @@
+#pragma once
+// Where things live under the data dir. The one owner of these paths.
+#include <filesystem>
+#include <string>
+
+namespace jgrid::model {
+
+namespace fs = std::filesystem;
+
+inline fs::path database_path(const fs::path& data_dir) { return data_dir / "jgrid.db"; }
+inline fs::path secret_path(const fs::path& data_dir) { return data_dir / "secret.key"; }
+inline fs::path job_dir(const fs::path& data_dir, const std::string& job_id) { return data_dir / "jobs" / job_id; }
+inline fs::path job_artifacts_dir(const fs::path& data_dir, const std::string& job_id) {
+  return job_dir(data_dir, job_id) / "artifacts";
+}
+inline fs::path job_inputs_dir(const fs::path& data_dir, const std::string& job_id) {
+  return job_dir(data_dir, job_id) / "inputs";
+}
+inline fs::path job_scripts_dir(const fs::path& data_dir, const std::string& job_id) {
+  return job_dir(data_dir, job_id) / "scripts";
+}
+// Uploaded bytes of an input, before any job uses it.
+inline fs::path input_blob_path(const fs::path& data_dir, const std::string& input_id) {
+  return data_dir / "uploads" / input_id;
+}
+
+}  // namespace jgrid::model

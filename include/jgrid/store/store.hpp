@@ -1,0 +1,138 @@
+#pragma once
+// Store: the SQLite file of jobs, events, logs, artifacts, inputs and
+// settings. The only module that includes sqlite3.h.
+//
+// Thread-safe. Writes go to one writer thread and one connection; concurrent
+// commit() calls are merged into one transaction (group commit), and each
+// returns only after its batch is durable (WAL, synchronous=FULL by default).
+// Reads use a connection per reading thread (file databases) or share the
+// writer's connection under a lock (":memory:").
+//
+// The store does not decide anything: ids, sequence numbers and statuses come
+// from the caller (the engine), which owns the lifecycle.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jgrid/model/artifact.hpp"
+#include "jgrid/model/event.hpp"
+#include "jgrid/model/job.hpp"
+#include "jgrid/model/job_input.hpp"
+#include "jgrid/model/log_entry.hpp"
+#include "jgrid/util/notifier.hpp"
+#include "jgrid/util/result.hpp"
+
+namespace jgrid::store {
+
+struct StoreOptions {
+  std::string path = ":memory:";  // a file path, or ":memory:"
+  bool synchronous_full = true;   // false: synchronous=NORMAL
+  int busy_timeout_ms = 5000;
+};
+
+// Everything one logical change writes. Applied atomically.
+struct WriteBatch {
+  std::vector<model::Job> jobs;            // upserted by id
+  std::vector<model::Event> events;        // inserted (seq/sequence set by caller)
+  std::vector<model::LogEntry> logs;       // inserted
+  std::vector<model::Artifact> artifacts;  // upserted by id
+  std::vector<model::JobInput> inputs;     // upserted by id
+  std::vector<std::pair<std::string, std::string>> settings;  // upserted key -> value
+  bool empty() const;
+};
+
+struct JobQuery {
+  std::string workspace = "local";
+  std::vector<model::JobStatus> statuses;  // empty: any
+  std::string workload_type;               // "" any
+  std::string gpu_vendor;                  // "" any (matches effective_vendor)
+  std::string before_id;                   // cursor: only ids < this (newest-first paging)
+  int limit = 20;
+};
+
+struct JobPage {
+  std::vector<model::Job> jobs;
+  bool has_more = false;
+};
+
+struct EventQuery {
+  std::string job_id;             // "" = all jobs and nodes
+  std::int64_t after_seq = 0;     // by Event::seq when job_id == "", else by Event::sequence
+  std::string type;               // "" any
+  std::int64_t since_ms = 0;      // created_ms >= since_ms
+  int limit = 100;
+};
+
+struct LogQuery {
+  std::string job_id;
+  std::int64_t after_sequence = 0;
+  std::string stream = "all";     // stdout | stderr | all
+  int limit = 100;
+  std::optional<int> tail;        // last N lines (ignores after_sequence)
+};
+
+struct InputQuery {
+  std::string workspace = "local";
+  std::string kind;               // "" any
+  std::string status;             // "" any
+  std::string after_id;           // cursor: ids > this (oldest first)
+  int limit = 20;
+};
+
+// Highest numbers in use, so the engine can continue them after a restart.
+struct Counters {
+  std::int64_t max_event_seq = 0;
+};
+
+class Store {
+ public:
+  // Opens or creates the database and runs pending migrations. Errors:
+  // STORE_OPEN_FAILED (cannot open/create), STORE_TOO_NEW (the file's schema
+  // version is newer than this binary knows: message names both versions).
+  static Result<std::unique_ptr<Store>> open(const StoreOptions& options);
+  virtual ~Store() = default;
+
+  // Applies `batch` in one transaction; returns after it is durable.
+  // Error STORE_WRITE_FAILED (disk full, I/O) with nothing of the batch applied.
+  virtual Status commit(WriteBatch batch) = 0;
+  // Queues `batch` for the next transaction and returns at once (log lines).
+  // A later commit() is applied after it, so commit() also makes it durable.
+  virtual void commit_async(WriteBatch batch) = 0;
+  // Blocks until everything queued so far is committed.
+  virtual void flush() = 0;
+
+  // Incremented after every committed transaction (live followers wait on it).
+  virtual const util::Notifier& committed() const = 0;
+
+  virtual std::optional<model::Job> get_job(const std::string& job_id) const = 0;
+  virtual JobPage list_jobs(const JobQuery& query) const = 0;
+  // Every job whose status is not terminal (for recovery at start).
+  virtual std::vector<model::Job> live_jobs() const = 0;
+  // The job created with this idempotency key in this workspace, if any.
+  virtual std::optional<model::Job> find_by_idempotency_key(const std::string& workspace,
+                                                            const std::string& key) const = 0;
+
+  virtual std::vector<model::Event> list_events(const EventQuery& query) const = 0;
+  virtual std::vector<model::LogEntry> list_logs(const LogQuery& query) const = 0;
+  virtual std::int64_t max_log_sequence(const std::string& job_id) const = 0;
+  virtual std::int64_t max_event_sequence(const std::string& job_id) const = 0;
+
+  virtual std::vector<model::Artifact> list_artifacts(const std::string& job_id) const = 0;
+  virtual std::optional<model::Artifact> get_artifact(const std::string& artifact_id) const = 0;
+
+  virtual std::optional<model::JobInput> get_input(const std::string& input_id) const = 0;
+  virtual std::vector<model::JobInput> list_inputs(const InputQuery& query) const = 0;
+
+  virtual std::optional<std::string> get_setting(const std::string& key) const = 0;
+  virtual Counters counters() const = 0;
+  virtual std::int64_t count_jobs() const = 0;
+
+  // The schema version this binary writes.
+  static int schema_version();
+};
+
+}  // namespace jgrid::store

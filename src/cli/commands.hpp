@@ -1,0 +1,17 @@
+#pragma once
+// Subcommands of the binary. Each registers its options on its own CLI11
+// subcommand and returns a runner; app.cpp holds the table.
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+
+namespace jgrid::cli {
+
+using Runner = std::function<int()>;
+
+// `serve`: the whole grid in this process until SIGINT/SIGTERM.
+Runner add_serve_command(CLI::App& app);
+// `version`: prints the version (and --json).
+Runner add_version_command(CLI::App& app);
+
+}  // namespace jgrid::cli

@@ -1,0 +1,47 @@
+#include "data_dir.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "jgrid/model/layout.hpp"
+#include "jgrid/util/files.hpp"
+#include "jgrid/util/ids.hpp"
+
+namespace jgrid::cli {
+
+namespace fs = std::filesystem;
+
+Result<DataDir> DataDir::prepare(const std::string& path, bool ephemeral) {
+  if (ephemeral) {
+    std::string pattern = (fs::temp_directory_path() / "jgrid-XXXXXX").string();
+    if (!::mkdtemp(pattern.data()))
+      return make_error("DATA_DIR_FAILED", "cannot create a temporary data dir: " + std::string(std::strerror(errno)));
+    return DataDir(pattern, true);
+  }
+  std::error_code error;
+  fs::create_directories(path, error);
+  if (error) return make_error("DATA_DIR_FAILED", "cannot create data dir " + path + ": " + error.message());
+  return DataDir(fs::absolute(path), false);
+}
+
+DataDir::DataDir(DataDir&& other) noexcept : m_path(std::move(other.m_path)), m_ephemeral(other.m_ephemeral) {
+  other.m_ephemeral = false;
+  other.m_path.clear();
+}
+
+DataDir::~DataDir() {
+  if (!m_ephemeral || m_path.empty()) return;
+  std::error_code ignored;
+  fs::remove_all(m_path, ignored);
+}
+
+Result<std::string> DataDir::signing_secret() const {
+  auto path = model::secret_path(m_path);
+  if (fs::exists(path)) return util::read_file(path);
+  std::string secret = util::random_hex(32);
+  auto written = util::write_file_atomic(path, secret, 0600);
+  if (!written) return written.error();
+  return secret;
+}
+
+}  // namespace jgrid::cli

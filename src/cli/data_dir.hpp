@@ -1,0 +1,33 @@
+#pragma once
+// The data dir of a serve run: created (or made temporary for --ephemeral),
+// holding the signing secret, and removed at exit when ephemeral.
+#include <filesystem>
+#include <string>
+
+#include "jgrid/util/result.hpp"
+
+namespace jgrid::cli {
+
+class DataDir {
+ public:
+  // Creates `path` (and parents), or a fresh /tmp/jgrid-XXXXXX when
+  // `ephemeral`. Error DATA_DIR_FAILED naming the path and the OS reason.
+  static Result<DataDir> prepare(const std::string& path, bool ephemeral);
+  DataDir(DataDir&& other) noexcept;
+  DataDir& operator=(DataDir&&) = delete;
+  ~DataDir();  // removes the tree when ephemeral
+
+  const std::filesystem::path& path() const { return m_path; }
+  bool ephemeral() const { return m_ephemeral; }
+
+  // The per-data-dir secret for signed URLs: read, or created once with
+  // mode 0600. Error IO_ERROR.
+  Result<std::string> signing_secret() const;
+
+ private:
+  DataDir(std::filesystem::path path, bool ephemeral) : m_path(std::move(path)), m_ephemeral(ephemeral) {}
+  std::filesystem::path m_path;
+  bool m_ephemeral = false;
+};
+
+}  // namespace jgrid::cli

@@ -1,0 +1,145 @@
+// `jgrid-local serve`: wires store, fleet, executors, engine and HTTP server,
+// prints the banner and the ready line, and shuts down cleanly on a signal.
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <thread>
+
+#include "banner.hpp"
+#include "commands.hpp"
+#include "data_dir.hpp"
+#include "jgrid/api/server.hpp"
+#include "jgrid/engine/engine.hpp"
+#include "jgrid/exec/sim_executor.hpp"
+#include "jgrid/model/layout.hpp"
+#include "jgrid/util/log.hpp"
+#include "serve_options.hpp"
+
+namespace jgrid::cli {
+namespace {
+
+constexpr int k_exit_runtime = 1;
+constexpr int k_exit_usage = 2;
+
+int fail(int code, const std::string& message) {
+  std::cerr << "jgrid-local serve: " << message << "\n";
+  return code;
+}
+
+Result<exec::Fleet> load_fleet(const std::string& spec) {
+  if (spec.empty()) return exec::default_fleet();
+  if (spec == "none") return exec::Fleet{};
+  return exec::load_fleet_file(spec);
+}
+
+store::StoreOptions store_options(const ServeOptions& o, const DataDir& dir) {
+  store::StoreOptions options;
+  options.path = o.db.empty() ? model::database_path(dir.path()).string() : o.db;
+  options.synchronous_full = o.synchronous_full;
+  return options;
+}
+
+std::string persistence_text(const store::StoreOptions& options, const DataDir& dir) {
+  if (options.path == ":memory:") return "in-memory SQLite (nothing kept at exit)";
+  std::string mode = options.synchronous_full ? "synchronous=FULL" : "synchronous=NORMAL";
+  std::string text = "SQLite " + options.path + " (WAL, " + mode + ")";
+  return dir.ephemeral() ? text + ", ephemeral: removed at exit" : text;
+}
+
+api::ServerOptions server_options(const ServeOptions& o, const DataDir& dir, std::string secret) {
+  api::ServerOptions options;
+  options.host = o.host;
+  options.port = o.port;
+  options.public_url = o.public_url;
+  options.base_path = o.base_path;
+  options.data_dir = dir.path();
+  options.signing_secret = std::move(secret);
+  options.max_body_bytes = o.max_body;
+  options.max_upload_bytes = o.max_upload;
+  options.web_dir = o.web_dir;
+  return options;
+}
+
+engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir) {
+  engine::EngineOptions options;
+  options.data_dir = dir.path();
+  options.max_attempts = o.max_attempts;
+  options.delay_threshold_ms = static_cast<std::int64_t>(o.delay_threshold_s * 1000);
+  options.max_log_bytes = o.max_log_bytes;
+  return options;
+}
+
+// Signals are blocked in every thread (set before any thread starts) and
+// taken by one waiter, which asks the server to stop. A second signal, or a
+// shutdown slower than 5 s, ends the process at once: everything acknowledged
+// is already committed.
+void block_stop_signals(sigset_t& set) {
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void watch_stop_signals(sigset_t set, api::Server& server) {
+  std::thread([set, &server] {
+    int signal = 0;
+    sigwait(&set, &signal);
+    util::log(util::LogLevel::info, "serve", "stopping", {{"signal", signal == SIGINT ? "SIGINT" : "SIGTERM"}});
+    std::thread([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(4500));
+      std::_Exit(0);
+    }).detach();
+    server.stop();
+    sigwait(&set, &signal);
+    std::_Exit(0);
+  }).detach();
+}
+
+int serve(const ServeOptions& o) {
+  if (auto valid = validate(o); !valid) return fail(k_exit_usage, valid.error().message);
+  util::configure_log(*util::parse_log_level(o.log_level), o.log_format == "json");
+  auto fleet = load_fleet(o.fleet);
+  if (!fleet) return fail(k_exit_usage, "--fleet: " + fleet.error().message);
+  sigset_t signals;
+  block_stop_signals(signals);
+
+  auto dir = DataDir::prepare(o.data_dir, o.ephemeral);
+  if (!dir) return fail(k_exit_runtime, dir.error().message);
+  auto secret = dir->signing_secret();
+  if (!secret) return fail(k_exit_runtime, secret.error().message);
+  auto store_opts = store_options(o, *dir);
+  auto store = store::Store::open(store_opts);
+  if (!store) return fail(k_exit_runtime, store.error().message);
+
+  auto clock = util::make_real_clock(o.time_scale);
+  exec::ExecutorRegistry executors{{"simulated", exec::make_sim_executor(clock, *fleet)}};
+  engine::Engine engine(**store, clock, *fleet, executors, engine_options(o, *dir));
+  api::Server server(engine, **store, server_options(o, *dir, *secret));
+  auto port = server.bind();
+  if (!port) return fail(k_exit_runtime, port.error().message);
+  if (auto started = engine.start(); !started) return fail(k_exit_runtime, started.error().message);
+
+  print_banner(std::cout, {server.url(), persistence_text(store_opts, *dir), dir->path().string(), &*fleet,
+                           "simulated (" + std::to_string(fleet->nodes.size()) + " nodes)"});
+  if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
+    util::log(util::LogLevel::warn, "serve", "listening beyond loopback with auth off: anyone who can reach " +
+                                                 o.host + " can submit jobs");
+  print_ready_line(std::cout, server.url());
+  watch_stop_signals(signals, server);
+  server.run();
+  engine.stop();
+  (*store)->flush();
+  util::log(util::LogLevel::info, "serve", "stopped");
+  return 0;
+}
+
+}  // namespace
+
+Runner add_serve_command(CLI::App& app) {
+  auto* command = app.add_subcommand("serve", "Run the grid: HTTP API, job store, simulated fleet");
+  auto options = std::make_shared<ServeOptions>();
+  register_serve_options(*command, *options);
+  return [options] { return serve(*options); };
+}
+
+}  // namespace jgrid::cli

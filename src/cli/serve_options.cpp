@@ -1,0 +1,63 @@
+#include "serve_options.hpp"
+
+#include "jgrid/util/log.hpp"
+
+namespace jgrid::cli {
+namespace {
+
+Error invalid(const std::string& option, const std::string& expected) {
+  return make_error("INVALID_OPTION", option + ": expected " + expected);
+}
+
+bool is_http_url(const std::string& text) {
+  return text.rfind("http://", 0) == 0 || text.rfind("https://", 0) == 0;
+}
+
+}  // namespace
+
+void register_serve_options(CLI::App& command, ServeOptions& o) {
+  command.add_option("--host", o.host, "Address to listen on")->capture_default_str();
+  command.add_option("--port", o.port, "Port to listen on (0 picks a free one)")->capture_default_str();
+  command.add_option("--data-dir", o.data_dir, "SQLite file, job workspaces, uploads and artifacts")
+      ->capture_default_str();
+  command.add_option("--db", o.db, "Database file, or :memory: to keep nothing on disk (default: <data-dir>/jgrid.db)");
+  command.add_flag("--ephemeral", o.ephemeral, "Use a temporary data dir removed at exit (for CI)");
+  command.add_option("--fleet", o.fleet, "Fleet file (JSON), or 'none' for no simulated nodes (default: built-in fleet)");
+  command.add_option("--public-url", o.public_url, "Base of every URL the server returns (default: from the Host header)");
+  command.add_option("--base-path", o.base_path, "Also serve the API under this prefix, e.g. /grid");
+  command.add_option("--log-level", o.log_level, "debug, info, warn or error")->capture_default_str();
+  command.add_option("--log-format", o.log_format, "text or json")->capture_default_str();
+  command.add_option("--max-attempts", o.max_attempts, "Placements per job before a lost node fails it")
+      ->capture_default_str();
+  command.add_option("--delay-threshold", o.delay_threshold_s, "Seconds in one phase before a job is marked delayed")
+      ->capture_default_str();
+  command.add_option("--max-body", o.max_body, "Largest JSON request body in bytes")->capture_default_str();
+  command.add_option("--max-upload", o.max_upload, "Largest input upload in bytes")->capture_default_str();
+  command.add_option("--max-log-bytes", o.max_log_bytes, "Log bytes kept per job")->capture_default_str();
+  command.add_option("--time-scale", o.time_scale, "Simulated seconds per real second")->capture_default_str();
+  command.add_option("--web-dir", o.web_dir, "Serve the dashboard from this folder instead of the embedded copy");
+  command.add_flag("!--no-fsync", o.synchronous_full,
+                   "Commit with synchronous=NORMAL: faster, but a power loss may lose the last jobs");
+}
+
+Status validate(const ServeOptions& o) {
+  if (o.port < 0 || o.port > 65535) return invalid("--port", "0..65535, got " + std::to_string(o.port));
+  if (o.host.empty()) return invalid("--host", "an address such as 127.0.0.1");
+  if (!util::parse_log_level(o.log_level)) return invalid("--log-level", "debug, info, warn or error");
+  if (o.log_format != "text" && o.log_format != "json") return invalid("--log-format", "text or json");
+  if (!o.public_url.empty() && !is_http_url(o.public_url))
+    return invalid("--public-url", "an http:// or https:// URL, got '" + o.public_url + "'");
+  if (!o.base_path.empty() && (o.base_path[0] != '/' || o.base_path == "/" || o.base_path.back() == '/'))
+    return invalid("--base-path", "a path like /grid (leading slash, no trailing slash)");
+  if (o.max_attempts < 1) return invalid("--max-attempts", "an integer >= 1");
+  if (o.delay_threshold_s <= 0) return invalid("--delay-threshold", "a number of seconds > 0");
+  if (o.max_body < 1024) return invalid("--max-body", "at least 1024 bytes");
+  if (o.max_upload < 1) return invalid("--max-upload", "at least 1 byte");
+  if (o.max_log_bytes < 1024) return invalid("--max-log-bytes", "at least 1024 bytes");
+  if (o.time_scale <= 0) return invalid("--time-scale", "a number > 0");
+  if (o.ephemeral && !o.db.empty() && o.db != ":memory:")
+    return invalid("--db", "no file path together with --ephemeral");
+  return Ok{};
+}
+
+}  // namespace jgrid::cli

@@ -1,0 +1,41 @@
+#pragma once
+// Options of `jgrid-local serve`, their registration on the command line and
+// their validation. Validation happens before anything starts, so a bad
+// option never leaves a half-created data dir or a bound port behind.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "jgrid/util/result.hpp"
+
+namespace jgrid::cli {
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8420;
+  std::string data_dir = "./jgrid-data";
+  std::string db;                  // "" : <data-dir>/jgrid.db; ":memory:" : nothing on disk
+  bool ephemeral = false;          // temporary data dir, removed at exit
+  std::string fleet;               // "" : built-in fleet; "none" : empty fleet; else a file
+  std::string public_url;
+  std::string base_path;
+  std::string log_level = "info";
+  std::string log_format = "text";
+  int max_attempts = 2;
+  double delay_threshold_s = 300;
+  std::int64_t max_body = 1 << 20;
+  std::int64_t max_upload = 2LL << 30;
+  std::int64_t max_log_bytes = 64LL << 20;
+  double time_scale = 1.0;
+  std::string web_dir;
+  bool synchronous_full = true;
+};
+
+// Adds every serve option to `command` with its help text and default.
+void register_serve_options(CLI::App& command, ServeOptions& options);
+
+// Checks values CLI11 cannot (ranges, formats, combinations). Error
+// INVALID_OPTION with one line naming the option and what was expected.
+Status validate(const ServeOptions& options);
+
+}  // namespace jgrid::cli

@@ -1,0 +1,61 @@
+#include "jgrid/util/ids.hpp"
+
+#include <atomic>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+
+namespace jgrid::util {
+namespace {
+
+constexpr char k_base32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+void append_base32(std::string& out, std::uint64_t value, int chars) {
+  for (int i = chars - 1; i >= 0; --i) out.push_back(k_base32[(value >> (i * 5)) & 31]);
+}
+
+}  // namespace
+
+std::string new_id(std::string_view prefix, std::int64_t now_ms) {
+  // A 48-bit time plus a counter that never goes backwards keeps ids made in
+  // one process strictly increasing even within one millisecond.
+  static std::mutex mutex;
+  static std::uint64_t last_time = 0, counter = 0;
+  static std::uint64_t salt = std::random_device{}();
+  std::uint64_t time_part, count_part;
+  {
+    std::lock_guard lock(mutex);
+    auto now = static_cast<std::uint64_t>(now_ms);
+    if (now > last_time) {
+      last_time = now;
+      counter = 0;
+    } else {
+      ++counter;
+    }
+    time_part = last_time;
+    count_part = counter;
+  }
+  std::string id(prefix);
+  id.push_back('_');
+  append_base32(id, time_part, 10);
+  append_base32(id, count_part, 6);
+  append_base32(id, (salt * 0x9E3779B97F4A7C15ULL + count_part) >> 14, 10);
+  return id;
+}
+
+std::string random_hex(std::size_t bytes) {
+  std::ifstream urandom("/dev/urandom", std::ios::binary);
+  if (!urandom) throw std::runtime_error("cannot open /dev/urandom");
+  std::string raw(bytes, '\0');
+  urandom.read(raw.data(), static_cast<std::streamsize>(bytes));
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : raw) {
+    out.push_back(k_hex[c >> 4]);
+    out.push_back(k_hex[c & 15]);
+  }
+  return out;
+}
+
+}  // namespace jgrid::util
