@@ -1,4 +1,5 @@
 # Checks the module dependency rules of the architecture guide: a file of
+cmake_policy(SET CMP0057 NEW)
 # module A may include jgrid/<B>/… only when B is in A's allowed list.
 set(allowed_util   "util")
 set(allowed_model  "util;model")

@@ -4,41 +4,60 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 namespace jgrid::util {
+namespace {
 
-Result<std::string> read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("IO_ERROR", "cannot read " + path.string() + ": " + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+Error io_error(const std::string& what, const std::string& path, int error_number) {
+  return make_error("IO_ERROR", what + " " + path + ": " + std::strerror(error_number));
 }
 
-Status write_file_atomic(const std::filesystem::path& path, std::string_view data, unsigned mode) {
-  auto temp = path.string() + ".tmp";
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-  if (fd < 0) return make_error("IO_ERROR", "cannot write " + temp + ": " + std::strerror(errno));
+// A sibling name no other writer (thread or process) uses at the same time.
+std::string temp_sibling(const std::filesystem::path& path) {
+  static std::atomic<unsigned long> counter{0};
+  return path.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+}
+
+Status write_all(int fd, std::string_view data, const std::string& temp) {
   std::size_t written = 0;
   while (written < data.size()) {
     auto n = ::write(fd, data.data() + written, data.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ::close(fd);
-      return make_error("IO_ERROR", "cannot write " + temp + ": " + std::strerror(errno));
-    }
+    if (n < 0) return io_error("cannot write", temp, errno);
     written += static_cast<std::size_t>(n);
   }
-  ::fchmod(fd, mode);
-  ::fsync(fd);
-  ::close(fd);
-  if (::rename(temp.c_str(), path.c_str()) != 0)
-    return make_error("IO_ERROR", "cannot rename " + temp + ": " + std::strerror(errno));
+  if (::fsync(fd) != 0) return io_error("cannot sync", temp, errno);
   return Ok{};
+}
+
+}  // namespace
+
+Result<std::string> read_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return io_error("cannot read", path.string(), EISDIR);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return io_error("cannot read", path.string(), errno);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return io_error("cannot read", path.string(), EIO);
+  return buffer.str();
+}
+
+Status write_file_atomic(const std::filesystem::path& path, std::string_view data, unsigned mode) {
+  auto temp = temp_sibling(path);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  if (fd < 0) return io_error("cannot write", temp, errno);
+  ::fchmod(fd, mode);  // open() applied the umask; the caller asked for `mode`
+  Status written = write_all(fd, data, temp);
+  ::close(fd);
+  if (written.ok() && ::rename(temp.c_str(), path.c_str()) != 0) written = io_error("cannot rename", temp, errno);
+  if (!written.ok()) ::unlink(temp.c_str());
+  return written;
 }
 
 }  // namespace jgrid::util

@@ -48,7 +48,7 @@ std::string random_hex(std::size_t bytes) {
   std::ifstream urandom("/dev/urandom", std::ios::binary);
   if (!urandom) throw std::runtime_error("cannot open /dev/urandom");
   std::string raw(bytes, '\0');
-  urandom.read(raw.data(), static_cast<std::streamsize>(bytes));
+  if (!urandom.read(raw.data(), static_cast<std::streamsize>(bytes))) throw std::runtime_error("cannot read /dev/urandom");
   static constexpr char k_hex[] = "0123456789abcdef";
   std::string out;
   for (unsigned char c : raw) {

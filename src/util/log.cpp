@@ -14,13 +14,19 @@ std::atomic<int> g_level{static_cast<int>(LogLevel::info)};
 std::atomic<bool> g_json{false};
 std::mutex g_write_mutex;
 constexpr const char* k_level_names[] = {"debug", "info", "warn", "error"};
+constexpr const char* k_level_labels[] = {"DEBUG", "INFO", "WARN", "ERROR"};
+
+// Log lines must never throw, whatever bytes a caller passes in.
+std::string safe_dump(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 std::string text_line(LogLevel level, std::string_view component, std::string_view message,
                       const nlohmann::json& fields) {
-  std::string line = format_time(wall_now_ms()) + " " + k_level_names[static_cast<int>(level)] + " " +
+  std::string line = format_time(wall_now_ms()) + " " + k_level_labels[static_cast<int>(level)] + " " +
                      std::string(component) + ": " + std::string(message);
   for (auto& [key, value] : fields.items())
-    line += " " + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+    line += " " + key + "=" + (value.is_string() ? value.get<std::string>() : safe_dump(value));
   return line;
 }
 
@@ -46,7 +52,7 @@ void log(LogLevel level, std::string_view component, std::string_view message, c
     record["level"] = k_level_names[static_cast<int>(level)];
     record["component"] = component;
     record["msg"] = message;
-    line = record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    line = safe_dump(record);
   } else {
     line = text_line(level, component, message, fields);
   }

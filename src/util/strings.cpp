@@ -49,7 +49,7 @@ Result<std::vector<std::string>> split_shell_words(std::string_view text) {
     } else if (c == '\\' && i + 1 < text.size()) {
       word.push_back(text[++i]);
       in_word = true;
-    } else if (c == ' ' || c == '\t' || c == '\n') {
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       if (in_word) words.push_back(std::move(word));
       word.clear();
       in_word = false;
@@ -64,17 +64,23 @@ Result<std::vector<std::string>> split_shell_words(std::string_view text) {
 }
 
 std::optional<std::string> percent_decode(std::string_view text) {
+  auto hex_value = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '%') {
       out.push_back(text[i]);
       continue;
     }
-    if (i + 2 >= text.size()) return std::nullopt;
-    int value = 0;
-    auto [ptr, ec] = std::from_chars(text.data() + i + 1, text.data() + i + 3, value, 16);
-    if (ec != std::errc() || ptr != text.data() + i + 3) return std::nullopt;
-    out.push_back(static_cast<char>(value));
+    // Exactly two hex digits: from_chars would also take a sign.
+    int high = i + 2 < text.size() ? hex_value(text[i + 1]) : -1;
+    int low = high >= 0 ? hex_value(text[i + 2]) : -1;
+    if (low < 0) return std::nullopt;
+    out.push_back(static_cast<char>(high * 16 + low));
     i += 2;
   }
   return out;

@@ -13,42 +13,67 @@ std::tm utc_parts(std::int64_t epoch_ms) {
   return parts;
 }
 
+int digits(std::string_view text, std::size_t at, std::size_t count) {
+  int value = 0;
+  for (std::size_t i = at; i < at + count; ++i) value = value * 10 + (text[i] - '0');
+  return value;
+}
+
+// ".123Z", "Z", ".5+00:00": milliseconds (extra digits dropped), or nullopt.
+std::optional<int> parse_fraction(std::string_view rest) {
+  int millis = 0;
+  if (!rest.empty() && rest[0] == '.') {
+    std::size_t i = 1;
+    for (; i < rest.size() && rest[i] >= '0' && rest[i] <= '9'; ++i)
+      if (i <= 3) millis = millis * 10 + (rest[i] - '0');
+    if (i == 1) return std::nullopt;
+    for (std::size_t pad = i; pad <= 3; ++pad) millis *= 10;
+    rest = rest.substr(i);
+  }
+  if (rest != "Z" && rest != "+00:00") return std::nullopt;
+  return millis;
+}
+
 }  // namespace
 
 std::string format_time(std::int64_t epoch_ms) {
   std::tm t = utc_parts(epoch_ms);
   int millis = static_cast<int>(((epoch_ms % 1000) + 1000) % 1000);
-  char buf[32];
+  char buf[64];
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", t.tm_year + 1900, t.tm_mon + 1,
                 t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec, millis);
   return buf;
 }
 
 std::optional<std::int64_t> parse_time(std::string_view text) {
-  std::tm t{};
-  int millis = 0, consumed = 0;
-  std::string s(text);
-  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour,
-                  &t.tm_min, &t.tm_sec, &consumed) != 6)
-    return std::nullopt;
-  std::string_view rest = text.substr(static_cast<std::size_t>(consumed));
-  if (!rest.empty() && rest[0] == '.') {
-    int digits = 0;
-    std::size_t i = 1;
-    for (; i < rest.size() && rest[i] >= '0' && rest[i] <= '9'; ++i)
-      if (digits++ < 3) millis = millis * 10 + (rest[i] - '0');
-    for (; digits < 3; ++digits) millis *= 10;
-    rest = rest.substr(i);
+  // Fixed layout "yyyy-mm-ddThh:mm:ss": each field exactly its digits.
+  static constexpr std::string_view k_layout = "dddd-dd-ddTdd:dd:dd";
+  if (text.size() < k_layout.size()) return std::nullopt;
+  for (std::size_t i = 0; i < k_layout.size(); ++i) {
+    bool digit = text[i] >= '0' && text[i] <= '9';
+    if (k_layout[i] == 'd' ? !digit : text[i] != k_layout[i]) return std::nullopt;
   }
-  if (rest != "Z" && rest != "+00:00") return std::nullopt;
-  t.tm_year -= 1900;
-  t.tm_mon -= 1;
-  return static_cast<std::int64_t>(timegm(&t)) * 1000 + millis;
+  std::tm t{};
+  t.tm_year = digits(text, 0, 4) - 1900;
+  t.tm_mon = digits(text, 5, 2) - 1;
+  t.tm_mday = digits(text, 8, 2);
+  t.tm_hour = digits(text, 11, 2);
+  t.tm_min = digits(text, 14, 2);
+  t.tm_sec = digits(text, 17, 2);
+  auto millis = parse_fraction(text.substr(k_layout.size()));
+  if (!millis) return std::nullopt;
+  std::tm normal = t;
+  std::int64_t seconds = static_cast<std::int64_t>(timegm(&normal));
+  // timegm normalises out-of-range fields; a real date survives the round trip.
+  if (normal.tm_mday != t.tm_mday || normal.tm_mon != t.tm_mon || normal.tm_hour != t.tm_hour ||
+      normal.tm_min != t.tm_min || normal.tm_sec != t.tm_sec)
+    return std::nullopt;
+  return seconds * 1000 + *millis;
 }
 
 std::string compact_time(std::int64_t epoch_ms) {
   std::tm t = utc_parts(epoch_ms);
-  char buf[20];
+  char buf[32];
   std::snprintf(buf, sizeof buf, "%04d%02d%02d%02d%02d%02d", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday,
                 t.tm_hour, t.tm_min, t.tm_sec);
   return buf;

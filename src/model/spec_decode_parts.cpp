@@ -1,0 +1,217 @@
+#include "model/spec_decode_parts.hpp"
+
+#include "jgrid/util/strings.hpp"
+#include "model/decode_helpers.hpp"
+
+namespace jgrid::model {
+namespace {
+
+using namespace decode;
+
+#define JGRID_READ(var, expr) \
+  auto var = (expr);          \
+  if (!var.ok()) return var.error()
+
+const std::vector<std::string> k_levels = {"low", "balanced", "high"};
+
+Status check_number_at_least_zero(const Json& object, const char* key, const std::string& field) {
+  JGRID_READ(number, opt_number(object, key, field));
+  if (*number && **number < 0) return invalid(field, "expected a number >= 0");
+  return Ok{};
+}
+
+Status check_region_preference(const Json& constraints) {
+  const Json* value = member(constraints, "region_preference");
+  if (!value || value->is_string()) return Ok{};
+  auto list = opt_strings(constraints, "region_preference", "constraints.region_preference");
+  if (!list.ok()) return invalid("constraints.region_preference", "expected a string or an array of strings");
+  return Ok{};
+}
+
+// Validates the known constraint members and lower-cases the enumerations.
+Status check_constraints(Json& constraints) {
+  for (const char* key : {"gpu_type", "gpu_class", "preferred_gpu_family"}) {
+    JGRID_READ(text, opt_string(constraints, key, path("constraints", key)));
+  }
+  for (const char* key : {"max_price_per_hour", "min_vram_gb", "model_size_gb", "disk_gb"})
+    if (auto status = check_number_at_least_zero(constraints, key, path("constraints", key)); !status.ok())
+      return status;
+  JGRID_READ(avoid, opt_strings(constraints, "avoid_gpu_families", "constraints.avoid_gpu_families"));
+  if (auto status = check_region_preference(constraints); !status.ok()) return status;
+  JGRID_READ(mode, opt_enum(constraints, "region_mode", "constraints.region_mode", {"prefer", "strict"}));
+  if (*mode) constraints["region_mode"] = **mode;
+  for (const char* key : {"latency_priority", "cost_priority"}) {
+    JGRID_READ(level, opt_enum(constraints, key, path("constraints", key), k_levels));
+    if (*level) constraints[key] = **level;
+  }
+  return Ok{};
+}
+
+// A top-level value wins over the one inside constraints; either ends up in both.
+const Json& hint_source(const Json& body, const JobSpec& spec, const char* key, std::string& field) {
+  if (member(body, key)) {
+    field = key;
+    return body;
+  }
+  field = path("constraints", key);
+  return spec.constraints;
+}
+
+Status read_string_hint(const Json& body, JobSpec& spec, const char* key, std::string& out) {
+  std::string field;
+  const Json& source = hint_source(body, spec, key, field);
+  JGRID_READ(text, opt_string(source, key, field));
+  if (!*text) return Ok{};
+  out = util::trim(**text);
+  spec.constraints[key] = out;
+  return Ok{};
+}
+
+Status read_number_hint(const Json& body, JobSpec& spec, const char* key, const char* alias,
+                        std::optional<double>& out) {
+  std::string field;
+  const char* used = (!member(body, key) && alias && member(body, alias)) ? alias : key;
+  const Json& source = hint_source(body, spec, used, field);
+  JGRID_READ(number, opt_number(source, used, field));
+  if (!*number) return Ok{};
+  if (**number < 0) return invalid(field, "expected a number >= 0");
+  out = **number;
+  spec.constraints[key] = **number;
+  return Ok{};
+}
+
+Result<std::vector<std::string>> read_id_list(const Json& value, const std::string& field) {
+  if (!value.is_array()) return invalid(field, "expected an array of input ids or {\"input_id\": ...} objects");
+  std::vector<std::string> ids;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    std::string item_field = field + "[" + std::to_string(i) + "]";
+    const Json& item = value[i];
+    const Json* id = item.is_object() ? (member(item, "input_id") ? member(item, "input_id") : member(item, "id"))
+                                      : &item;
+    if (!id || !id->is_string() || id->get<std::string>().empty() || util::has_control_char(id->get<std::string>()))
+      return invalid(item_field, "expected an input id (\"inp_...\") or {\"input_id\": \"inp_...\"}");
+    ids.push_back(id->get<std::string>());
+  }
+  return ids;
+}
+
+bool is_http_url(const std::string& url) {
+  std::string lower = util::to_lower(url);
+  bool scheme = lower.rfind("http://", 0) == 0 || lower.rfind("https://", 0) == 0;
+  bool clean = url.find_first_of(" \t") == std::string::npos && !util::has_control_char(url);
+  return scheme && clean && url.size() > lower.find("//") + 2;
+}
+
+// The callback object, or {} when the client sent none; `callback` may also be a bare URL.
+Result<Json> callback_object(const Json& body) {
+  const Json* callback = member(body, "callback");
+  if (!callback) return Json::object();
+  if (callback->is_string()) return Json{{"url", *callback}};
+  if (!callback->is_object()) return invalid("callback", "expected an object {url, auth_token, metadata}");
+  return *callback;
+}
+
+}  // namespace
+
+Status read_constraints(const Json& body, JobSpec& spec, SpecMode) {
+  const Json* constraints = member(body, "constraints");
+  if (!constraints) return Ok{};
+  if (!constraints->is_object())
+    return invalid("constraints", std::string("expected an object, got ") + constraints->type_name());
+  spec.constraints = Json::object();
+  for (const auto& [key, value] : constraints->items())
+    if (!value.is_null()) spec.constraints[key] = value;
+  return check_constraints(spec.constraints);
+}
+
+Status read_routing_hints(const Json& body, JobSpec& spec, SpecMode) {
+  if (auto status = read_string_hint(body, spec, "gpu_type", spec.gpu_type); !status.ok()) return status;
+  if (auto status = read_string_hint(body, spec, "gpu_class", spec.gpu_class); !status.ok()) return status;
+  if (auto status = read_number_hint(body, spec, "min_vram_gb", nullptr, spec.min_vram_gb); !status.ok())
+    return status;
+  if (auto status = read_number_hint(body, spec, "model_size_gb", "model_size", spec.model_size_gb); !status.ok())
+    return status;
+  return read_number_hint(body, spec, "disk_gb", nullptr, spec.disk_gb);
+}
+
+Status read_priorities(const Json& body, JobSpec& spec, SpecMode) {
+  const char* mode_key = member(body, "optimize_for") ? "optimize_for" : "routing_mode";
+  JGRID_READ(mode, opt_enum(body, mode_key, mode_key, {"balanced", "cost", "speed"}));
+  if (*mode) spec.optimize_for = **mode;
+  JGRID_READ(priority, opt_enum(body, "priority", "priority", k_levels));
+  if (*priority) spec.priority = **priority;
+  for (const char* key : {"latency_priority", "cost_priority"}) {
+    std::string field;
+    const Json& source = hint_source(body, spec, key, field);
+    JGRID_READ(level, opt_enum(source, key, field, k_levels));
+    if (!*level) continue;
+    (std::string_view(key) == "latency_priority" ? spec.latency_priority : spec.cost_priority) = **level;
+    spec.constraints[key] = **level;
+  }
+  return Ok{};
+}
+
+Status read_input_files(const Json& body, JobSpec& spec, SpecMode) {
+  if (const Json* inputs = member(body, "input_files")) {
+    JGRID_READ(ids, read_id_list(*inputs, "input_files"));
+    spec.input_files = std::move(ids.value());
+  }
+  if (const Json* scripts = member(body, "script_files")) {
+    JGRID_READ(ids, read_id_list(*scripts, "script_files"));
+    spec.script_files = std::move(ids.value());
+  }
+  JGRID_READ(legacy, opt_string(body, "script_file", "script_file"));
+  if (*legacy && !(*legacy)->empty()) spec.script_files.push_back(**legacy);
+  return Ok{};
+}
+
+Status read_artifacts(const Json& body, JobSpec& spec, SpecMode) {
+  JGRID_READ(paths, opt_strings(body, "expected_artifacts", "expected_artifacts"));
+  if (!*paths) return Ok{};
+  for (std::size_t i = 0; i < (*paths)->size(); ++i) {
+    auto normal = normalise_artifact_path((**paths)[i]);
+    if (!normal)
+      return invalid("expected_artifacts[" + std::to_string(i) + "]",
+                     "expected an absolute path under " + std::string(k_artifacts_root) + " without \"..\", got \"" +
+                         (**paths)[i] + "\"");
+    spec.expected_artifacts.push_back(*normal);
+  }
+  return Ok{};
+}
+
+Status read_callback(const Json& body, JobSpec& spec, SpecMode) {
+  JGRID_READ(object, callback_object(body));
+  CallbackSpec callback;
+  JGRID_READ(nested_url, opt_string(*object, "url", "callback.url"));
+  JGRID_READ(callback_url, opt_string(body, "callback_url", "callback_url"));
+  JGRID_READ(webhook_url, opt_string(body, "webhook_url", "webhook_url"));
+  std::string field = *nested_url ? "callback.url" : *callback_url ? "callback_url" : "webhook_url";
+  auto url = *nested_url ? *nested_url : *callback_url ? *callback_url : *webhook_url;
+  JGRID_READ(nested_token, opt_string(*object, "auth_token", "callback.auth_token"));
+  JGRID_READ(token, opt_string(body, "callback_auth_token", "callback_auth_token"));
+  const Json* metadata = member(*object, "metadata") ? member(*object, "metadata") : member(body, "callback_metadata");
+  std::string metadata_field = member(*object, "metadata") ? "callback.metadata" : "callback_metadata";
+  if (metadata && !metadata->is_object()) return invalid(metadata_field, "expected an object");
+  if (!url || url->empty()) return Ok{};
+  if (!is_http_url(*url)) return invalid(field, "expected an http:// or https:// URL");
+  callback.url = *url;
+  callback.auth_token = *nested_token ? **nested_token : token->value_or("");
+  if (metadata) callback.metadata = *metadata;
+  spec.callback = std::move(callback);
+  return Ok{};
+}
+
+std::optional<std::string> normalise_artifact_path(const std::string& text) {
+  if (text.empty() || text[0] != '/' || util::has_control_char(text)) return std::nullopt;
+  std::string out;
+  for (const auto& part : util::split(text, '/')) {
+    if (part.empty() || part == ".") continue;
+    if (part == "..") return std::nullopt;
+    out += "/" + part;
+  }
+  std::string root(k_artifacts_root);
+  if (out.size() <= root.size() || out.compare(0, root.size(), root) != 0) return std::nullopt;
+  return out;
+}
+
+}  // namespace jgrid::model
