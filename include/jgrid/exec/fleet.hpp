@@ -23,9 +23,12 @@ struct ImageInfo {
 
 struct Fleet {
   std::uint64_t seed = 42;
+  std::string clock_mode = "real";  // sim.md §3: "real" or "virtual"
+  double clock_scale = 1.0;         // clock ms per real ms (real mode)
   std::vector<model::Node> nodes;  // pools expanded: one Node per node
   std::vector<ImageInfo> images;
 
+  // The catalog entry for `ref` (exact match), or nullptr.
   const ImageInfo* find_image(const std::string& ref) const;
 };
 
@@ -39,9 +42,12 @@ Fleet default_fleet();
 Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source);
 
 // Reads and parses a fleet file (.json; YAML is reported as unsupported).
+// Errors INVALID_FLEET (unreadable, not JSON, invalid content).
 Result<Fleet> load_fleet_file(const std::string& path);
 
-// "4× AMD MI300X, 2× AMD Radeon PRO W7900, 2× NVIDIA H100" for the banner.
+// "4× AMD MI300X (32 GPUs), 2× AMD Radeon PRO W7900 (2 GPUs); 6 nodes,
+// 34 GPUs" for the banner: nodes per vendor and model in fleet order, with
+// their GPU totals. "no nodes" for an empty fleet.
 std::string fleet_summary(const Fleet& fleet);
 
 }  // namespace jgrid::exec

@@ -1,0 +1,295 @@
+#include "jgrid/exec/sim_executor.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <queue>
+#include <thread>
+
+#include "exec/sim_artifacts.hpp"
+#include "exec/sim_plan.hpp"
+
+namespace jgrid::exec {
+namespace {
+
+using model::Phase;
+
+// Clock ms between the steps that take no modelled time of their own.
+constexpr std::int64_t k_inputs_ms = 200;
+constexpr std::int64_t k_container_ms = 300;
+constexpr std::int64_t k_running_ms = 500;
+// Real time between clock reads while waiting, so clock jumps are noticed.
+constexpr std::chrono::microseconds k_max_wait{std::chrono::milliseconds(200)};
+
+enum class Stage { provision, pull, inspect, inputs, container, running, output, finish };
+
+struct Run {
+  std::uint64_t id = 0;
+  RunRequest request;
+  RunSink* sink = nullptr;
+  const ImageInfo* image = nullptr;  // catalog entry, or nullptr when unknown
+  RunPlan plan;
+  std::int64_t pull_ms = 0;          // 0 when the node had the image
+  std::int64_t running_at_ms = 0;
+  std::size_t next_line = 0;
+};
+
+struct Timer {
+  std::int64_t due_ms = 0;
+  std::uint64_t seq = 0;  // FIFO among equal due times
+  std::string job_id;
+  std::uint64_t run_id = 0;
+  Stage stage = Stage::provision;
+  bool operator>(const Timer& other) const {
+    return due_ms != other.due_ms ? due_ms > other.due_ms : seq > other.seq;
+  }
+};
+
+struct Next {
+  std::int64_t due_ms;
+  Stage stage;
+};
+
+std::chrono::microseconds real_wait(std::int64_t clock_ms, double scale) {
+  if (!(scale > 0) || !std::isfinite(scale)) return k_max_wait;
+  auto micros = std::chrono::microseconds(static_cast<std::int64_t>(std::ceil(clock_ms * 1000.0 / scale)));
+  return std::min(micros, k_max_wait);
+}
+
+std::string describe_node(const model::Node& node) {
+  return node.name + " (" + std::to_string(node.gpu_count) + "× " + model::vendor_display(node.gpu_vendor) + " " +
+         node.gpu_model + ", " + node.region + ")";
+}
+
+std::string format_mb(double mb) {
+  return std::to_string(static_cast<long long>(std::llround(mb))) + " MB";
+}
+
+class SimExecutor final : public Executor {
+ public:
+  SimExecutor(std::shared_ptr<util::Clock> clock, Fleet fleet)
+      : m_clock(std::move(clock)), m_fleet(std::move(fleet)), m_thread([this] { loop(); }) {}
+  ~SimExecutor() override { shutdown(); }
+
+  std::string kind() const override { return "sim"; }
+  Status start(const RunRequest& request, RunSink& sink) override;
+  void cancel(const std::string& job_id) override;
+  void shutdown() override;
+
+ private:
+  using Handler = std::optional<Next> (SimExecutor::*)(Run&, std::int64_t);
+  static Handler handler(Stage stage);
+
+  void loop();
+  bool wait_for_due(std::unique_lock<std::mutex>& lock);
+  void fire(std::unique_lock<std::mutex>& lock, const Timer& timer);
+  void push(const std::string& job_id, std::uint64_t run_id, Next next);
+  bool is_current(const std::string& job_id, std::uint64_t run_id) const;
+
+  // Stage handlers run on the timer thread without the lock: they report to
+  // the sink and say when the next stage is due (nullopt: the run is over).
+  std::optional<Next> provision(Run& run, std::int64_t at);
+  std::optional<Next> pull(Run& run, std::int64_t at);
+  std::optional<Next> inspect(Run& run, std::int64_t at);
+  std::optional<Next> inputs(Run& run, std::int64_t at);
+  std::optional<Next> container(Run& run, std::int64_t at);
+  std::optional<Next> running(Run& run, std::int64_t at);
+  std::optional<Next> output(Run& run, std::int64_t at);
+  std::optional<Next> finish(Run& run, std::int64_t at);
+
+  std::shared_ptr<util::Clock> m_clock;
+  const Fleet m_fleet;
+  mutable std::mutex m_mutex;
+  std::condition_variable m_wake;  // a timer was added, or stopping
+  std::condition_variable m_idle;  // a stage handler returned
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
+  std::map<std::string, std::shared_ptr<Run>> m_runs;  // by job id
+  std::map<std::pair<std::string, std::string>, std::int64_t> m_image_ready;  // (node id, image) -> clock ms
+  std::uint64_t m_next_seq = 0;
+  std::uint64_t m_next_run = 0;
+  std::string m_in_flight;  // job whose stage handler runs now
+  bool m_stopping = false;
+  std::thread m_thread;  // last: starts once everything above exists
+};
+
+SimExecutor::Handler SimExecutor::handler(Stage stage) {
+  static constexpr Handler k_handlers[] = {&SimExecutor::provision, &SimExecutor::pull,      &SimExecutor::inspect,
+                                           &SimExecutor::inputs,    &SimExecutor::container, &SimExecutor::running,
+                                           &SimExecutor::output,    &SimExecutor::finish};
+  return k_handlers[static_cast<std::size_t>(stage)];
+}
+
+Status SimExecutor::start(const RunRequest& request, RunSink& sink) {
+  const std::string& job_id = request.job.id;
+  auto run = std::make_shared<Run>();
+  run->image = m_fleet.find_image(request.job.spec.image);
+  auto behaviour = resolve_behaviour(request.job.spec.sim, run->image ? run->image->sim : Json());
+  if (!behaviour.ok()) return make_error("START_FAILED", "cannot start " + job_id + ": " + behaviour.error().message);
+  run->request = request;
+  run->sink = &sink;
+  run->plan = plan_run(request, behaviour.value(), m_fleet.seed);
+  std::lock_guard lock(m_mutex);
+  if (m_stopping) return make_error("START_FAILED", "cannot start " + job_id + ": the simulated fleet is shut down");
+  if (m_runs.count(job_id)) return make_error("START_FAILED", "cannot start " + job_id + ": it is already running");
+  run->id = ++m_next_run;
+  m_runs[job_id] = run;
+  push(job_id, run->id, {m_clock->now_ms(), Stage::provision});
+  return Ok{};
+}
+
+void SimExecutor::cancel(const std::string& job_id) {
+  std::unique_lock lock(m_mutex);
+  m_runs.erase(job_id);  // its pending timer finds no run and is dropped
+  if (std::this_thread::get_id() == m_thread.get_id()) return;  // called from one of our own sink calls
+  m_idle.wait(lock, [&] { return m_in_flight != job_id; });
+}
+
+void SimExecutor::shutdown() {
+  {
+    std::lock_guard lock(m_mutex);
+    m_stopping = true;
+    m_runs.clear();
+  }
+  m_wake.notify_all();
+  if (m_thread.joinable() && std::this_thread::get_id() != m_thread.get_id()) m_thread.join();
+}
+
+void SimExecutor::push(const std::string& job_id, std::uint64_t run_id, Next next) {
+  m_timers.push(Timer{next.due_ms, m_next_seq++, job_id, run_id, next.stage});
+  m_wake.notify_one();
+}
+
+bool SimExecutor::is_current(const std::string& job_id, std::uint64_t run_id) const {
+  auto it = m_runs.find(job_id);
+  return it != m_runs.end() && it->second->id == run_id;
+}
+
+void SimExecutor::loop() {
+  std::unique_lock lock(m_mutex);
+  while (!m_stopping) {
+    if (!wait_for_due(lock)) continue;
+    Timer timer = m_timers.top();
+    m_timers.pop();
+    fire(lock, timer);
+  }
+}
+
+// True when the earliest timer is due now; otherwise waits a little (real
+// time = clock time / scale) and returns false so the caller looks again.
+bool SimExecutor::wait_for_due(std::unique_lock<std::mutex>& lock) {
+  if (m_timers.empty()) {
+    m_wake.wait(lock);
+    return false;
+  }
+  std::int64_t ahead_ms = m_timers.top().due_ms - m_clock->now_ms();
+  if (ahead_ms <= 0) return true;
+  m_wake.wait_for(lock, real_wait(ahead_ms, m_clock->scale()));
+  return false;
+}
+
+void SimExecutor::fire(std::unique_lock<std::mutex>& lock, const Timer& timer) {
+  if (!is_current(timer.job_id, timer.run_id)) return;  // cancelled or finished
+  std::shared_ptr<Run> run = m_runs[timer.job_id];
+  m_in_flight = timer.job_id;
+  lock.unlock();
+  std::optional<Next> next = (this->*handler(timer.stage))(*run, timer.due_ms);
+  lock.lock();
+  m_in_flight.clear();
+  if (next && is_current(timer.job_id, timer.run_id)) push(timer.job_id, timer.run_id, *next);
+  m_idle.notify_all();
+}
+
+std::optional<Next> SimExecutor::provision(Run& run, std::int64_t at) {
+  const model::Node& node = run.request.node;
+  run.sink->step(run.request.job.id, Phase::provisioning, "job.provisioning", "Provisioning " + describe_node(node),
+                 Json{{"node_id", node.id}, {"node", node.name}, {"provision_s", run.plan.provision_ms / 1000.0}});
+  return Next{at + run.plan.provision_ms, Stage::pull};
+}
+
+// A node pulls an image once; later runs wait for that pull or find it done.
+std::optional<Next> SimExecutor::pull(Run& run, std::int64_t at) {
+  const model::Node& node = run.request.node;
+  double size_mb = run.image ? run.image->size_mb : ImageInfo{}.size_mb;
+  double speed = node.startup.image_pull_mb_per_s > 0 ? node.startup.image_pull_mb_per_s
+                                                     : model::NodeStartup{}.image_pull_mb_per_s;
+  auto pull_ms = static_cast<std::int64_t>(std::llround(size_mb / speed * 1000.0));
+  std::lock_guard lock(m_mutex);
+  std::int64_t ready_at = m_image_ready.try_emplace({node.id, run.request.job.spec.image}, at + pull_ms).first->second;
+  run.pull_ms = std::max<std::int64_t>(0, ready_at - at);
+  return Next{at + run.pull_ms, Stage::inspect};
+}
+
+std::optional<Next> SimExecutor::inspect(Run& run, std::int64_t at) {
+  const std::string& job_id = run.request.job.id;
+  const std::string& ref = run.request.job.spec.image;
+  Json digest = run.image && !run.image->digest.empty() ? Json(run.image->digest) : Json();
+  if (digest.is_string()) run.sink->image_digest(job_id, digest.get<std::string>());
+  double size_mb = run.image ? run.image->size_mb : ImageInfo{}.size_mb;
+  std::string message = run.pull_ms == 0 ? "Image " + ref + " already on the node"
+                                         : "Pulled image " + ref + " (" + format_mb(size_mb) + ")";
+  run.sink->step(job_id, Phase::provisioning, "job.image_inspected", message,
+                 Json{{"image", ref}, {"digest", digest}, {"size_mb", size_mb}, {"cached", run.pull_ms == 0},
+                      {"pull_s", run.pull_ms / 1000.0}});
+  return Next{at + k_inputs_ms, Stage::inputs};
+}
+
+std::optional<Next> SimExecutor::inputs(Run& run, std::int64_t at) {
+  const model::JobSpec& spec = run.request.job.spec;
+  run.sink->step(run.request.job.id, Phase::runtime_preparation, "job.inputs_prepared",
+                 "Workspace ready: " + std::to_string(spec.input_files.size()) + " input(s), " +
+                     std::to_string(spec.script_files.size()) + " script(s)",
+                 Json{{"inputs", spec.input_files.size()}, {"scripts", spec.script_files.size()}});
+  return Next{at + k_container_ms, Stage::container};
+}
+
+std::optional<Next> SimExecutor::container(Run& run, std::int64_t at) {
+  const model::JobSpec& spec = run.request.job.spec;
+  Json argv = Json::array({"sim", spec.image});
+  for (const auto& word : spec.command) argv.push_back(word);
+  run.sink->step(run.request.job.id, Phase::runtime_preparation, "job.container_starting",
+                 "Starting container on " + run.request.node.name, Json{{"argv", argv}});
+  if (run.plan.fail_start) return finish(run, at);
+  return Next{at + k_running_ms, Stage::running};
+}
+
+std::optional<Next> SimExecutor::running(Run& run, std::int64_t at) {
+  run.running_at_ms = at;
+  const model::Node& node = run.request.node;
+  run.sink->step(run.request.job.id, Phase::workload_execution, "job.running", "Workload running on " + node.name,
+                 Json{{"node_id", node.id}, {"node", node.name}});
+  return Next{at, Stage::output};
+}
+
+std::optional<Next> SimExecutor::output(Run& run, std::int64_t at) {
+  const auto& lines = run.plan.lines;
+  for (; run.next_line < lines.size() && run.running_at_ms + lines[run.next_line].offset_ms <= at; ++run.next_line)
+    run.sink->output(run.request.job.id, lines[run.next_line].stream, lines[run.next_line].text);
+  if (run.next_line < lines.size()) return Next{run.running_at_ms + lines[run.next_line].offset_ms, Stage::output};
+  return Next{run.running_at_ms + run.plan.run_ms, Stage::finish};
+}
+
+std::optional<Next> SimExecutor::finish(Run& run, std::int64_t) {
+  const std::string& job_id = run.request.job.id;
+  {
+    // Retired before finished() so that the sink may start this job again.
+    std::lock_guard lock(m_mutex);
+    if (is_current(job_id, run.id)) m_runs.erase(job_id);
+  }
+  RunOutcome outcome = run.plan.outcome;
+  Status written = write_artifacts(run.request.workspace_dir / "artifacts", run.plan.artifacts);
+  if (!written.ok()) {
+    run.sink->output(job_id, "stderr", "cannot write artifacts: " + written.error().message);
+    if (outcome.failure_code.empty()) outcome = {outcome.exit_code, false, "INTERNAL", written.error().message};
+  }
+  run.sink->finished(job_id, outcome);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::shared_ptr<Executor> make_sim_executor(std::shared_ptr<util::Clock> clock, const Fleet& fleet) {
+  return std::make_shared<SimExecutor>(std::move(clock), fleet);
+}
+
+}  // namespace jgrid::exec

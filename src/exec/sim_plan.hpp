@@ -1,0 +1,34 @@
+#pragma once
+// The plan of one simulated run: timings, output lines, outcome and
+// artifacts, derived from the job, its node and its behaviour. Pure: no clock,
+// no I/O; the same request and seed give the same plan.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "exec/sim_behaviour.hpp"
+#include "jgrid/exec/executor.hpp"
+
+namespace jgrid::exec {
+
+struct OutputLine {
+  std::int64_t offset_ms = 0;  // after job.running
+  std::string stream;          // stdout | stderr
+  std::string text;
+};
+
+struct RunPlan {
+  std::int64_t provision_ms = 0;
+  bool fail_start = false;
+  std::int64_t run_ms = 0;                       // job.running to the end
+  std::vector<OutputLine> lines;                 // by offset, all before run_ms
+  RunOutcome outcome;
+  std::map<std::string, std::string> artifacts;  // relative path -> content
+};
+
+// The plan of `request` on its node. Randomness (provisioning time, default
+// duration jitter) comes from `fleet_seed`, the job id and the attempt.
+RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::uint64_t fleet_seed);
+
+}  // namespace jgrid::exec
