@@ -6,7 +6,14 @@
 // commit() calls are merged into one transaction (group commit), and each
 // returns only after its batch is durable (WAL, synchronous=FULL by default).
 // Reads use a connection per reading thread (file databases) or share the
-// writer's connection under a lock (":memory:").
+// writer's connection under a lock (":memory:"). Recently used jobs are also
+// kept decoded in memory (updated by every commit before it returns), so
+// get_job of a hot job does not touch SQLite.
+//
+// Reads return values: "not found" is an empty optional or list. A SQLite
+// failure while reading (I/O error, corrupt file) is not an expected outcome
+// and is thrown as std::runtime_error. Workload text (output tails, log
+// lines) is stored as valid UTF-8: invalid bytes become U+FFFD.
 //
 // The store does not decide anything: ids, sequence numbers and statuses come
 // from the caller (the engine), which owns the lifecycle.
@@ -97,10 +104,13 @@ class Store {
   virtual ~Store() = default;
 
   // Applies `batch` in one transaction; returns after it is durable.
-  // Error STORE_WRITE_FAILED (disk full, I/O) with nothing of the batch applied.
+  // Error STORE_WRITE_FAILED (disk full, I/O, or a constraint: an event seq,
+  // a log sequence or an idempotency key already used) with nothing of the
+  // batch applied; other batches committed alongside are unaffected.
   virtual Status commit(WriteBatch batch) = 0;
   // Queues `batch` for the next transaction and returns at once (log lines).
   // A later commit() is applied after it, so commit() also makes it durable.
+  // A failure is written to the server log (there is no one to return it to).
   virtual void commit_async(WriteBatch batch) = 0;
   // Blocks until everything queued so far is committed.
   virtual void flush() = 0;
@@ -116,6 +126,8 @@ class Store {
   virtual std::optional<model::Job> find_by_idempotency_key(const std::string& workspace,
                                                             const std::string& key) const = 0;
 
+  // Lists return at most `limit` items (oldest first); ask for limit + 1 to
+  // learn whether there are more.
   virtual std::vector<model::Event> list_events(const EventQuery& query) const = 0;
   virtual std::vector<model::LogEntry> list_logs(const LogQuery& query) const = 0;
   virtual std::int64_t max_log_sequence(const std::string& job_id) const = 0;
@@ -125,6 +137,7 @@ class Store {
   virtual std::optional<model::Artifact> get_artifact(const std::string& artifact_id) const = 0;
 
   virtual std::optional<model::JobInput> get_input(const std::string& input_id) const = 0;
+  // At most `limit` inputs, oldest first (as list_events).
   virtual std::vector<model::JobInput> list_inputs(const InputQuery& query) const = 0;
 
   virtual std::optional<std::string> get_setting(const std::string& key) const = 0;

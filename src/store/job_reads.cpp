@@ -1,0 +1,102 @@
+#include <algorithm>
+
+#include "jgrid/util/strings.hpp"
+#include "store/codec.hpp"
+#include "store/reads.hpp"
+#include "store/select.hpp"
+
+namespace jgrid::store::reads {
+namespace {
+
+const std::string k_job_columns = "SELECT id, doc, stdout_tail, stderr_tail FROM jobs WHERE ";
+const std::string k_get_job = k_job_columns + "id = ?1";
+// The `<> ''` lets SQLite use the partial unique index.
+const std::string k_find_by_key =
+    k_job_columns + "workspace = ?1 AND idempotency_key = ?2 AND idempotency_key <> ''";
+
+// Turns rows of k_job_columns into jobs, taking what the cache holds and
+// offering it what it lacks. Construct it before running the query.
+class JobRows {
+ public:
+  explicit JobRows(JobCache& cache) : m_cache(cache), m_seen(cache.generation()) {}
+
+  std::vector<model::Job> all(sql::Query query) {
+    std::vector<model::Job> jobs;
+    while (query.next())
+      if (auto job = decode(query)) jobs.push_back(std::move(*job));
+    return jobs;
+  }
+
+  std::optional<model::Job> first(sql::Query query) { return query.next() ? decode(query) : std::nullopt; }
+
+ private:
+  std::optional<model::Job> decode(const sql::Query& row) {
+    if (auto hit = m_cache.find(std::string(row.text(0)))) return *hit;
+    auto job = decode_job(row.text(1), row.text(2), row.text(3));
+    if (job) m_cache.put_if_unchanged(*job, m_seen);
+    return job;
+  }
+
+  JobCache& m_cache;
+  std::uint64_t m_seen;
+};
+
+std::vector<std::string> status_names(const std::vector<model::JobStatus>& statuses) {
+  std::vector<std::string> names;
+  for (auto status : statuses) names.emplace_back(model::to_string(status));
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+// The stored spelling of a workload type ("fine_tuning" is stored "fine-tuning").
+std::string workload_column(const std::string& text) {
+  auto type = model::parse_workload_type(text);
+  return type ? std::string(model::to_string(*type)) : text;
+}
+
+}  // namespace
+
+std::optional<model::Job> get_job(sql::Connection& conn, JobCache& cache, const std::string& job_id) {
+  if (auto hit = cache.find(job_id)) return *hit;
+  JobRows rows(cache);
+  return rows.first(std::move(conn.query(k_get_job).bind(1, job_id)));
+}
+
+JobPage list_jobs(sql::Connection& conn, JobCache& cache, const JobQuery& query) {
+  const int limit = std::max(query.limit, 0);
+  Select select(k_job_columns + "workspace = ?", {query.workspace});
+  select.where_set("id < ?", query.before_id)
+      .where_in("status", status_names(query.statuses))
+      .where_set("workload_type = ?", query.workload_type.empty() ? "" : workload_column(query.workload_type))
+      .where_set("gpu_vendor = ?", util::to_lower(query.gpu_vendor))
+      .order_limit("id DESC", std::int64_t{limit} + 1);
+  JobPage page;
+  JobRows rows(cache);
+  page.jobs = rows.all(select.run(conn));
+  page.has_more = page.jobs.size() > static_cast<std::size_t>(limit);
+  if (page.has_more) page.jobs.resize(limit);
+  return page;
+}
+
+std::vector<model::Job> live_jobs(sql::Connection& conn, JobCache& cache) {
+  std::vector<model::JobStatus> live;
+  for (auto status : model::all_statuses())
+    if (!model::is_terminal(status)) live.push_back(status);
+  Select select(k_job_columns + "1");
+  select.where_in("status", status_names(live));
+  select.order_limit("id", -1);  // LIMIT -1: no limit
+  JobRows rows(cache);
+  return rows.all(select.run(conn));
+}
+
+std::optional<model::Job> find_by_idempotency_key(sql::Connection& conn, JobCache& cache,
+                                                  const std::string& workspace, const std::string& key) {
+  if (key.empty()) return std::nullopt;
+  JobRows rows(cache);
+  return rows.first(std::move(conn.query(k_find_by_key).bind(1, workspace).bind(2, key)));
+}
+
+std::int64_t count_jobs(sql::Connection& conn) { return conn.scalar("SELECT COUNT(*) FROM jobs"); }
+
+}  // namespace jgrid::store::reads

@@ -1,0 +1,121 @@
+#include "store/schema.hpp"
+
+#include "jgrid/store/store.hpp"
+
+namespace jgrid::store {
+namespace {
+
+const char* const k_schema_v1 = R"sql(
+CREATE TABLE jobs (
+  id TEXT PRIMARY KEY,
+  workspace TEXT NOT NULL,
+  status TEXT NOT NULL,
+  workload_type TEXT NOT NULL,
+  gpu_vendor TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL,
+  idempotency_key TEXT NOT NULL DEFAULT '',
+  doc TEXT NOT NULL,
+  stdout_tail TEXT NOT NULL DEFAULT '',
+  stderr_tail TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX jobs_by_workspace ON jobs (workspace, id);
+CREATE INDEX jobs_by_status ON jobs (status);
+CREATE UNIQUE INDEX jobs_by_idempotency_key ON jobs (workspace, idempotency_key)
+  WHERE idempotency_key <> '';
+
+CREATE TABLE events (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL,
+  job_id TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX events_by_job ON events (job_id, sequence);
+
+CREATE TABLE logs (
+  job_id TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  stream TEXT NOT NULL,
+  category TEXT NOT NULL,
+  source TEXT NOT NULL,
+  message TEXT NOT NULL,
+  truncated INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  PRIMARY KEY (job_id, sequence)
+) WITHOUT ROWID;
+
+CREATE TABLE artifacts (
+  id TEXT PRIMARY KEY,
+  job_id TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX artifacts_by_job ON artifacts (job_id, id);
+
+CREATE TABLE inputs (
+  id TEXT PRIMARY KEY,
+  workspace TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX inputs_by_workspace ON inputs (workspace, id);
+
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+)sql";
+
+Error too_new(const std::string& path, int found, int known) {
+  return make_error("STORE_TOO_NEW",
+                    "database " + path + " has schema version " + std::to_string(found) +
+                        ", newer than version " + std::to_string(known) +
+                        " that this jgrid-local knows: upgrade jgrid-local or use another --data-dir",
+                    {{"path", path}, {"found_version", found}, {"supported_version", known}});
+}
+
+void apply_steps(sql::Connection& conn, const std::vector<MigrationStep>& steps, int from) {
+  for (std::size_t i = static_cast<std::size_t>(from); i < steps.size(); ++i) conn.exec(steps[i].sql);
+  conn.exec("PRAGMA user_version = " + std::to_string(steps.size()));
+}
+
+}  // namespace
+
+const std::vector<MigrationStep>& migration_steps() {
+  static const std::vector<MigrationStep> steps = {
+      {"jobs, events, logs, artifacts, inputs, settings", k_schema_v1},
+  };
+  return steps;
+}
+
+int Store::schema_version() { return static_cast<int>(migration_steps().size()); }
+
+int read_schema_version(sql::Connection& conn) { return static_cast<int>(conn.scalar("PRAGMA user_version")); }
+
+Status migrate(sql::Connection& conn, const std::vector<MigrationStep>& steps) {
+  const int known = static_cast<int>(steps.size());
+  try {
+    // IMMEDIATE: the version is read and raised under one write lock, so two
+    // processes opening one file cannot both run a step.
+    conn.exec("BEGIN IMMEDIATE");
+    int found = read_schema_version(conn);
+    if (found > known) {
+      conn.rollback();
+      return too_new(conn.path(), found, known);
+    }
+    if (found < known) apply_steps(conn, steps, found);
+    conn.exec("COMMIT");
+    return Ok{};
+  } catch (const sql::SqliteError& e) {
+    conn.rollback();
+    return make_error("STORE_OPEN_FAILED",
+                      "cannot migrate database " + conn.path() + " to schema version " + std::to_string(known) +
+                          ": " + e.what(),
+                      {{"path", conn.path()}});
+  }
+}
+
+}  // namespace jgrid::store

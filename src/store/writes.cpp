@@ -1,0 +1,99 @@
+#include "store/writes.hpp"
+
+#include "store/codec.hpp"
+
+namespace jgrid::store {
+namespace {
+
+// ON CONFLICT(id) rather than REPLACE: REPLACE would also delete another job
+// that holds the same idempotency key instead of failing the batch.
+const std::string k_upsert_job =
+    "INSERT INTO jobs (id, workspace, status, workload_type, gpu_vendor, created_ms, updated_ms, "
+    "idempotency_key, doc, stdout_tail, stderr_tail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+    "ON CONFLICT (id) DO UPDATE SET workspace = excluded.workspace, status = excluded.status, "
+    "workload_type = excluded.workload_type, gpu_vendor = excluded.gpu_vendor, "
+    "created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, "
+    "idempotency_key = excluded.idempotency_key, doc = excluded.doc, stdout_tail = excluded.stdout_tail, "
+    "stderr_tail = excluded.stderr_tail";
+const std::string k_insert_event =
+    "INSERT INTO events (seq, id, job_id, sequence, type, created_ms, doc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+const std::string k_insert_log =
+    "INSERT INTO logs (job_id, sequence, stream, category, source, message, truncated, created_ms) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+const std::string k_upsert_artifact = "INSERT OR REPLACE INTO artifacts (id, job_id, doc) VALUES (?1, ?2, ?3)";
+const std::string k_upsert_input =
+    "INSERT OR REPLACE INTO inputs (id, workspace, kind, status, doc) VALUES (?1, ?2, ?3, ?4, ?5)";
+const std::string k_upsert_setting = "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)";
+
+void upsert_job(sql::Connection& conn, const model::Job& job) {
+  conn.query(k_upsert_job)
+      .bind(1, job.id)
+      .bind(2, job.workspace)
+      .bind(3, model::to_string(job.status))
+      .bind(4, model::to_string(job.spec.workload_type))
+      .bind(5, model::effective_vendor(job.spec))
+      .bind(6, job.created_ms)
+      .bind(7, job.updated_ms)
+      .bind(8, job.idempotency_key)
+      .bind(9, encode_job(job))
+      .bind(10, job.stdout_tail)
+      .bind(11, job.stderr_tail)
+      .run();
+}
+
+void insert_event(sql::Connection& conn, const model::Event& event) {
+  conn.query(k_insert_event)
+      .bind(1, event.seq)
+      .bind(2, event.id)
+      .bind(3, event.job_id)
+      .bind(4, event.sequence)
+      .bind(5, event.type)
+      .bind(6, event.created_ms)
+      .bind(7, encode_event(event))
+      .run();
+}
+
+void insert_log(sql::Connection& conn, const model::LogEntry& entry) {
+  conn.query(k_insert_log)
+      .bind(1, entry.job_id)
+      .bind(2, entry.sequence)
+      .bind(3, entry.stream)
+      .bind(4, entry.category)
+      .bind(5, entry.source)
+      .bind(6, entry.message)
+      .bind(7, std::int64_t{entry.truncated})
+      .bind(8, entry.created_ms)
+      .run();
+}
+
+void upsert_artifact(sql::Connection& conn, const model::Artifact& artifact) {
+  conn.query(k_upsert_artifact).bind(1, artifact.id).bind(2, artifact.job_id).bind(3, encode_artifact(artifact)).run();
+}
+
+void upsert_input(sql::Connection& conn, const model::JobInput& input) {
+  conn.query(k_upsert_input)
+      .bind(1, input.id)
+      .bind(2, input.workspace)
+      .bind(3, input.kind)
+      .bind(4, input.status)
+      .bind(5, encode_input(input))
+      .run();
+}
+
+}  // namespace
+
+bool WriteBatch::empty() const {
+  return jobs.empty() && events.empty() && logs.empty() && artifacts.empty() && inputs.empty() &&
+         settings.empty();
+}
+
+void apply_batch(sql::Connection& conn, const WriteBatch& batch) {
+  for (const auto& job : batch.jobs) upsert_job(conn, job);
+  for (const auto& event : batch.events) insert_event(conn, event);
+  for (const auto& entry : batch.logs) insert_log(conn, entry);
+  for (const auto& artifact : batch.artifacts) upsert_artifact(conn, artifact);
+  for (const auto& input : batch.inputs) upsert_input(conn, input);
+  for (const auto& [key, value] : batch.settings) conn.query(k_upsert_setting).bind(1, key).bind(2, value).run();
+}
+
+}  // namespace jgrid::store

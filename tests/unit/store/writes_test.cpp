@@ -1,0 +1,71 @@
+#include "store/writes.hpp"
+
+#include "store/schema.hpp"
+#include "store_fixtures.hpp"
+
+using namespace jgrid;
+using namespace jgrid::store;
+
+namespace {
+
+std::unique_ptr<sql::Connection> migrated() {
+  auto conn = sql::Connection::open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 1000);
+  REQUIRE(conn.ok());
+  REQUIRE(migrate(**conn, migration_steps()).ok());
+  return std::move(conn).value();
+}
+
+std::string column(sql::Connection& conn, const std::string& sql) {
+  auto query = conn.query(sql);
+  REQUIRE(query.next());
+  return std::string(query.text(0));
+}
+
+}  // namespace
+
+TEST_CASE("store::apply_batch fills the job columns that queries filter on", "[store]") {
+  auto conn = migrated();
+  auto job = testing::make_job(1, model::JobStatus::running);
+  job.workspace = "team";
+  job.spec.workload_type = model::WorkloadType::fine_tuning;
+  job.spec.framework = "";
+  job.spec.runtime = "rocm";
+  job.idempotency_key = "k";
+  job.stderr_tail = "boom\n";
+  apply_batch(*conn, testing::jobs_batch({job}));
+  const std::string where = " FROM jobs WHERE id = 'job_0001'";
+  CHECK(column(*conn, "SELECT workspace" + where) == "team");
+  CHECK(column(*conn, "SELECT status" + where) == "running");
+  CHECK(column(*conn, "SELECT workload_type" + where) == "fine-tuning");
+  CHECK(column(*conn, "SELECT gpu_vendor" + where) == "amd");
+  CHECK(column(*conn, "SELECT idempotency_key" + where) == "k");
+  CHECK(column(*conn, "SELECT stderr_tail" + where) == "boom\n");
+}
+
+TEST_CASE("store::apply_batch upserts jobs and settings, inserts events and logs", "[store]") {
+  auto conn = migrated();
+  WriteBatch batch = testing::jobs_batch({testing::make_job(1), testing::make_job(1, model::JobStatus::failed)});
+  batch.events = {testing::make_event(1, "job_0001", 1)};
+  batch.logs = {testing::make_log("job_0001", 1)};
+  batch.settings = {{"k", "1"}, {"k", "2"}};
+  apply_batch(*conn, batch);
+  CHECK(conn->scalar("SELECT COUNT(*) FROM jobs") == 1);
+  CHECK(column(*conn, "SELECT status FROM jobs") == "failed");
+  CHECK(column(*conn, "SELECT value FROM settings WHERE key = 'k'") == "2");
+  CHECK(conn->scalar("SELECT COUNT(*) FROM events") == 1);
+  CHECK(conn->scalar("SELECT COUNT(*) FROM logs") == 1);
+
+  WriteBatch again;
+  again.logs = {testing::make_log("job_0001", 1)};
+  CHECK_THROWS_AS(apply_batch(*conn, again), sql::SqliteError);
+}
+
+TEST_CASE("store::WriteBatch::empty is true only with nothing to write", "[store]") {
+  WriteBatch batch;
+  CHECK(batch.empty());
+  batch.settings = {{"k", "v"}};
+  CHECK_FALSE(batch.empty());
+  batch = WriteBatch{};
+  batch.inputs.emplace_back();
+  CHECK_FALSE(batch.empty());
+}
