@@ -1,0 +1,91 @@
+#include "jgrid/screen/screen.hpp"
+
+#include <algorithm>
+
+#include "screen/rules.hpp"
+
+namespace jgrid::screen {
+
+namespace {
+
+void add_fixes(const std::vector<Check>& checks, std::string_view status, std::vector<std::string>& out) {
+  for (const auto& check : checks)
+    if (check.status == status && !check.fix.empty() && std::find(out.begin(), out.end(), check.fix) == out.end())
+      out.push_back(check.fix);
+}
+
+}  // namespace
+
+bool Screening::blocked() const {
+  return std::any_of(checks.begin(), checks.end(), [](const Check& check) { return check.status == "block"; });
+}
+
+std::vector<std::string> Screening::blocked_rules() const {
+  std::vector<std::string> out;
+  for (const auto& check : checks)
+    if (check.status == "block") out.push_back(check.rule);
+  return out;
+}
+
+std::vector<std::string> Screening::fixes() const {
+  std::vector<std::string> out;
+  add_fixes(checks, "block", out);
+  add_fixes(checks, "warn", out);
+  return out;
+}
+
+std::vector<Check> Screening::warnings() const {
+  std::vector<Check> out;
+  for (const auto& check : checks)
+    if (check.status == "warn") out.push_back(check);
+  return out;
+}
+
+Screening screen(const model::JobSpec& spec, const ImageMetadata& image) {
+  Facts facts = gather_facts(spec, image);
+  Screening out;
+  out.checks.reserve(rule_table().size());
+  for (const Rule& rule : rule_table()) {
+    out.checks.push_back(rule.check(facts));
+    out.checks.back().rule = rule.id;
+  }
+  out.intent = std::move(facts.intent);
+  return out;
+}
+
+Intent detect_intent(const model::JobSpec& spec, const ImageMetadata& image) {
+  return gather_facts(spec, image).intent;
+}
+
+nlohmann::json check_to_json(const Check& check) {
+  return {{"rule", check.rule},
+          {"status", check.status},
+          {"field", check.field},
+          {"message", check.message},
+          {"fix", check.fix}};
+}
+
+nlohmann::json screening_to_json(const Screening& screening) {
+  auto checks = nlohmann::json::array();
+  auto warnings = nlohmann::json::array();
+  for (const auto& check : screening.checks) {
+    checks.push_back(check_to_json(check));
+    if (check.status == "warn") warnings.push_back(checks.back());
+  }
+  return {{"can_submit", !screening.blocked()},
+          {"blocked_checks", screening.blocked_rules()},
+          {"checks", std::move(checks)},
+          {"warnings", std::move(warnings)},
+          {"fixes", screening.fixes()}};
+}
+
+const std::vector<std::string>& rule_ids() {
+  static const std::vector<std::string> k_ids = [] {
+    std::vector<std::string> ids;
+    for (const Rule& rule : rule_table()) ids.emplace_back(rule.id);
+    return ids;
+  }();
+  return k_ids;
+}
+
+}  // namespace jgrid::screen
