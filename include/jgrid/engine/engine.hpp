@@ -11,6 +11,17 @@
 // - Every non-terminal job is owned: queued (in the queue) or placed (an
 //   executor runs it). start() restores this after a restart.
 //
+// Scheduling: one thread ("engine loop") places queued jobs whenever
+// something changes (submit, end of a run, cancel), in priority order (high,
+// balanced, low) then first come first served. A job that cannot be placed
+// now waits in `queued` with delay_reason CAPACITY_UNAVAILABLE and one
+// job.capacity_waiting event. No starvation: once later jobs have been
+// placed k_max_bypasses (3) times on nodes a waiting job could use, those
+// nodes are held for it (no job behind it is placed there) until it runs.
+// A placed job is `assigned`; the executor's first step makes it `starting`
+// and its job.running step `running`, so each status change is committed
+// with the event that caused it.
+//
 // Thread-safe: every public method may be called from any thread.
 #include <cstdint>
 #include <filesystem>

@@ -1,0 +1,62 @@
+#include "jgrid/engine/engine.hpp"
+
+#include "estimate.hpp"
+#include "impl.hpp"
+
+namespace jgrid::engine {
+
+Engine::Engine(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fleet fleet,
+               exec::ExecutorRegistry executors, EngineOptions options)
+    : m_impl(std::make_unique<Impl>(store, std::move(clock), std::move(fleet), std::move(executors),
+                                    std::move(options))) {}
+
+Engine::~Engine() { stop(); }
+
+Status Engine::start() { return m_impl->start(); }
+void Engine::stop() { m_impl->stop(); }
+bool Engine::ready() const { return m_impl->m_ready; }
+
+Result<SubmitResult> Engine::submit(SubmitRequest request) { return m_impl->submit(std::move(request)); }
+
+Result<model::Job> Engine::cancel(const std::string& job_id, const std::string& workspace, const std::string& reason) {
+  return m_impl->cancel(job_id, workspace, reason);
+}
+
+model::Json Engine::estimate(const model::JobSpec& spec, model::Framing framing) const {
+  std::vector<model::Node> nodes;
+  {
+    std::lock_guard lock(m_impl->m_mutex);
+    nodes = m_impl->m_pool.snapshot();
+  }
+  return estimate_body(spec, route::place(spec, nodes, m_impl->m_fleet.seed), nodes, framing);
+}
+
+std::vector<model::Node> Engine::nodes() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_pool.snapshot();
+}
+
+std::optional<model::Node> Engine::node(const std::string& node_id) const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_pool.find(node_id);
+}
+
+Result<model::JobInput> Engine::create_input(const std::string& workspace, const std::string& filename,
+                                             const std::string& content_type, const std::string& kind) {
+  return m_impl->create_input(workspace, filename, content_type, kind);
+}
+
+Result<model::JobInput> Engine::record_upload(const std::string& input_id, std::int64_t size_bytes,
+                                              const std::string& sha256) {
+  return m_impl->record_upload(input_id, size_bytes, sha256);
+}
+
+Result<model::JobInput> Engine::complete_input(const std::string& workspace, const std::string& input_id,
+                                               const std::string& token, std::optional<std::int64_t> declared_size) {
+  return m_impl->complete_input(workspace, input_id, token, declared_size);
+}
+
+const EngineOptions& Engine::options() const { return m_impl->m_options; }
+const util::Clock& Engine::clock() const { return *m_impl->m_clock; }
+
+}  // namespace jgrid::engine

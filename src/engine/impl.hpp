@@ -1,0 +1,130 @@
+#pragma once
+// The engine's state and the functions that change it, split over the
+// files of src/engine/ by concern (submit, scheduler, launch, run_sink,
+// cancel, recovery, delays, inputs, estimate).
+//
+// Locking: one mutex (m_mutex) guards every member below it. Functions named
+// *_locked require it held. Store writes of job changes are queued with
+// commit_async while it is held, so batches reach the store in the order
+// their event seqs were given out and a job's document is never overwritten
+// by an older copy; callers that must return durable state call
+// m_store.flush() after releasing it. Executors are never called with the
+// mutex held (they call back into the sink from their own threads).
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "jgrid/engine/engine.hpp"
+#include "jgrid/route/placer.hpp"
+#include "job_queue.hpp"
+#include "live_job.hpp"
+#include "node_pool.hpp"
+#include "recorder.hpp"
+#include "workspace.hpp"
+
+namespace jgrid::engine {
+
+// A job that has been held back by this many later jobs placed on nodes it
+// waits for reserves those nodes: nothing behind it in the queue is placed
+// there until it is.
+inline constexpr int k_max_bypasses = 3;
+
+struct Engine::Impl final : exec::RunSink {
+  Impl(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fleet fleet, exec::ExecutorRegistry executors,
+       EngineOptions options);
+
+  // recovery.cpp
+  Status start();
+  void stop();
+  void adopt_locked(model::Job job, store::WriteBatch& batch);
+  void requeue_or_fail_locked(LiveJob& live, const std::string& reason, store::WriteBatch& batch);
+
+  // submit.cpp
+  Result<SubmitResult> submit(SubmitRequest request);
+  Result<std::optional<model::Job>> claim_key(const SubmitRequest& request);
+  void release_key(const SubmitRequest& request);
+  Status check_inputs(const model::JobSpec& spec, const std::string& workspace) const;
+  Result<SubmitResult> submit_new(const SubmitRequest& request);
+  Result<model::Job> commit_new_job(model::Job job);
+
+  // scheduler.cpp
+  void run_loop();
+  std::vector<std::string> schedule_locked();
+  void assign_locked(LiveJob& live, model::Placement placement, store::WriteBatch& batch);
+  void note_waiting_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch);
+
+  // launch.cpp
+  void launch(const std::string& job_id);
+  Result<std::vector<StagedInput>> staged_inputs(const model::Job& job) const;
+  void start_run(const std::string& job_id, std::shared_ptr<exec::Executor> executor, exec::RunRequest request);
+  std::shared_ptr<exec::Executor> executor_for(const model::Job& job) const;
+
+  // run_sink.cpp
+  void step(const std::string& job_id, model::Phase phase, const std::string& event_type, const std::string& message,
+            nlohmann::json data) override;
+  void output(const std::string& job_id, const std::string& stream, const std::string& line) override;
+  void image_digest(const std::string& job_id, const std::string& digest) override;
+  void finished(const std::string& job_id, const exec::RunOutcome& outcome) override;
+  LiveJob* sink_target_locked(const std::string& job_id);
+  void end_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch);
+
+  // cancel.cpp
+  Result<model::Job> cancel(const std::string& job_id, const std::string& workspace, const std::string& reason);
+  Result<model::Job> cancel_stored(const std::string& job_id, const std::string& workspace);
+
+  // delays.cpp
+  void tick_locked();
+  void check_delay_locked(LiveJob& live, std::int64_t now, store::WriteBatch& batch);
+
+  // inputs.cpp
+  Result<model::JobInput> create_input(const std::string& workspace, const std::string& filename,
+                                       const std::string& content_type, const std::string& kind);
+  Result<model::JobInput> record_upload(const std::string& input_id, std::int64_t size_bytes,
+                                        const std::string& sha256);
+  Result<model::JobInput> complete_input(const std::string& workspace, const std::string& input_id,
+                                         const std::string& token, std::optional<std::int64_t> declared_size);
+
+  // transitions.cpp: shared by every file above.
+  std::int64_t now() const { return m_clock->now_ms(); }
+  LiveJob* find_live_locked(const std::string& job_id);
+  void stage_locked(LiveJob& live, store::WriteBatch& batch);
+  void enqueue_locked(store::WriteBatch batch);
+  void wake_locked();
+  // Ends a live job in `to` (failed when the table forbids `to` from where it
+  // is): phase done, completed_ms, cost, the terminal event, GPUs released,
+  // job written to `batch`, and `live` erased (the reference dies).
+  void end_locked(LiveJob& live, model::JobStatus to, EventSpec terminal_event, store::WriteBatch& batch);
+  void fail_locked(LiveJob& live, const std::string& code, const std::string& summary, store::WriteBatch& batch,
+                   const std::string& source = "scheduler");
+  void release_gpus_locked(LiveJob& live);
+
+  store::Store& m_store;
+  std::shared_ptr<util::Clock> m_clock;
+  exec::Fleet m_fleet;
+  exec::ExecutorRegistry m_executors;
+  EngineOptions m_options;
+  std::atomic<bool> m_ready{false};
+
+  mutable std::mutex m_mutex;
+  std::condition_variable m_wake_cv;  // the engine loop waits on it
+  bool m_wake = false;                // something changed: run a scheduling pass
+  bool m_stopping = false;
+  bool m_started = false;
+  std::thread m_loop;
+  std::condition_variable m_keys_cv;  // a pending idempotency key was released
+  std::set<std::string> m_pending_keys;
+  std::map<std::string, LiveJob> m_live;
+  JobQueue m_queue;
+  NodePool m_pool;
+  Recorder m_recorder;
+  std::set<std::string> m_launching;            // executor start() in progress
+  std::set<std::string> m_cancel_after_launch;  // cancelled while starting
+  std::int64_t m_last_tail_write_ms = 0;        // steady ms of the last periodic tail write
+};
+
+}  // namespace jgrid::engine

@@ -1,0 +1,78 @@
+#include "impl.hpp"
+#include "jgrid/model/layout.hpp"
+
+namespace jgrid::engine {
+
+std::shared_ptr<exec::Executor> Engine::Impl::executor_for(const model::Job& job) const {
+  if (!job.placement) return nullptr;
+  auto node = m_pool.find(job.placement->node_id);
+  if (!node) return nullptr;
+  auto it = m_executors.find(node->source);
+  return it == m_executors.end() ? nullptr : it->second;
+}
+
+Result<std::vector<StagedInput>> Engine::Impl::staged_inputs(const model::Job& job) const {
+  std::vector<StagedInput> staged;
+  for (const auto* ids : {&job.spec.input_files, &job.spec.script_files}) {
+    for (const auto& id : *ids) {
+      auto input = m_store.get_input(id);
+      if (!input) return make_error("JOB_INPUT_NOT_FOUND", "job input " + id + " of " + job.id + " not found");
+      staged.push_back(StagedInput{std::move(*input), ids == &job.spec.script_files});
+    }
+  }
+  return staged;
+}
+
+// Prepares the workspace (file copies, without the mutex), then hands the
+// job to its node's executor. A job cancelled meanwhile is left alone.
+void Engine::Impl::launch(const std::string& job_id) {
+  model::Job job;
+  {
+    std::lock_guard lock(m_mutex);
+    LiveJob* live = find_live_locked(job_id);
+    if (!live || live->cancelling) return;
+    job = live->job;
+  }
+  auto inputs = staged_inputs(job);
+  Status prepared = inputs ? prepare_workspace(m_options.data_dir, job_id, *inputs) : Status(inputs.error());
+  std::unique_lock lock(m_mutex);
+  LiveJob* live = find_live_locked(job_id);
+  if (!live || live->cancelling) return;
+  auto executor = executor_for(live->job);
+  auto node = m_pool.find(live->job.placement->node_id);
+  if (!prepared || !executor) {
+    store::WriteBatch batch;
+    fail_locked(*live, "START_FAILED",
+                !prepared ? prepared.error().message
+                          : "no executor for node " + live->job.placement->node_name + " (source " + node->source + ")",
+                batch);
+    enqueue_locked(std::move(batch));
+    return;
+  }
+  live->launched = true;
+  m_launching.insert(job_id);
+  exec::RunRequest request{live->job, *node, model::job_dir(m_options.data_dir, job_id)};
+  lock.unlock();
+  start_run(job_id, std::move(executor), std::move(request));
+}
+
+void Engine::Impl::start_run(const std::string& job_id, std::shared_ptr<exec::Executor> executor,
+                             exec::RunRequest request) {
+  Status started = executor->start(request, *this);
+  bool cancel_now = false;
+  {
+    std::lock_guard lock(m_mutex);
+    m_launching.erase(job_id);
+    cancel_now = m_cancel_after_launch.erase(job_id) > 0;
+    LiveJob* live = find_live_locked(job_id);
+    if (!started && live && !live->cancelling) {
+      store::WriteBatch batch;
+      fail_locked(*live, "START_FAILED", started.error().message, batch, "executor");
+      enqueue_locked(std::move(batch));
+    }
+  }
+  // cancel() may have asked the executor before it knew the job.
+  if (cancel_now && started) executor->cancel(job_id);
+}
+
+}  // namespace jgrid::engine

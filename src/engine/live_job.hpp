@@ -1,0 +1,28 @@
+#pragma once
+// The engine's in-memory record of a non-terminal job: the job document plus
+// the counters and flags that drive its lifecycle. Guarded by the engine mutex.
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "jgrid/model/job.hpp"
+
+namespace jgrid::engine {
+
+struct LiveJob {
+  model::Job job;
+  std::int64_t event_sequence = 0;  // last per-job event sequence used
+  std::int64_t log_sequence = 0;    // last per-job log sequence used
+  std::int64_t log_bytes = 0;       // workload output kept so far
+  std::int64_t dropped_lines = 0;   // output lines dropped past max_log_bytes
+  bool capacity_waiting = false;    // job.capacity_waiting emitted for the current wait
+  bool phase_delayed = false;       // the delay threshold fired for the current phase
+  bool launched = false;            // handed to an executor (start() called or about to be)
+  bool cancelling = false;          // cancel() owns it: executor calls are ignored
+  bool tails_dirty = false;         // tails changed since the job doc was last written
+  bool holds_gpus = false;          // its placement's GPUs are reserved in the node pool
+  int bypassed = 0;                 // later jobs placed on nodes this one waits for
+  std::set<std::string> eligible_nodes;  // nodes it could use once GPUs free up
+};
+
+}  // namespace jgrid::engine

@@ -1,0 +1,61 @@
+#include "recorder.hpp"
+
+#include "jgrid/util/ids.hpp"
+
+namespace jgrid::engine {
+
+Recorder::Recorder(const util::Clock& clock, std::int64_t max_log_bytes)
+    : m_clock(clock), m_max_log_bytes(max_log_bytes) {}
+
+void Recorder::continue_after(std::int64_t max_seq) { m_next_seq = max_seq + 1; }
+
+void Recorder::event(LiveJob& live, store::WriteBatch& batch, EventSpec spec) {
+  model::Event event;
+  event.created_ms = m_clock.now_ms();
+  event.seq = m_next_seq++;
+  event.id = util::new_id("evt", event.created_ms);
+  event.job_id = live.job.id;
+  event.sequence = ++live.event_sequence;
+  event.type = std::move(spec.type);
+  event.phase = std::string(model::to_string(live.job.phase));
+  event.title = model::event_title(event.type);
+  event.message = std::move(spec.message);
+  event.source = std::move(spec.source);
+  event.level = std::move(spec.level);
+  event.data = std::move(spec.data);
+  batch.events.push_back(std::move(event));
+}
+
+model::LogEntry Recorder::log_entry(LiveJob& live, const std::string& stream, const std::string& message) {
+  model::LogEntry entry;
+  entry.job_id = live.job.id;
+  entry.sequence = ++live.log_sequence;
+  entry.stream = stream;
+  entry.message = message;
+  entry.created_ms = m_clock.now_ms();
+  if (stream == "system") {
+    entry.category = "platform";
+    entry.source = "platform";
+  } else {
+    entry.category = stream == "stderr" ? "workload_stderr" : "workload_stdout";
+  }
+  return entry;
+}
+
+void Recorder::output(LiveJob& live, store::WriteBatch& batch, const std::string& stream, const std::string& line) {
+  auto size = static_cast<std::int64_t>(line.size()) + 1;
+  if (live.dropped_lines == 0 && live.log_bytes + size <= m_max_log_bytes) {
+    live.log_bytes += size;
+    batch.logs.push_back(log_entry(live, stream, line));
+    return;
+  }
+  // Past the bound: one platform line says so, every later line is only counted.
+  if (live.dropped_lines++ == 0) {
+    live.job.log_truncated = true;
+    batch.logs.push_back(log_entry(live, "system",
+                                   "log limit of " + std::to_string(m_max_log_bytes) +
+                                       " bytes reached: further output lines are dropped"));
+  }
+}
+
+}  // namespace jgrid::engine

@@ -1,0 +1,46 @@
+#pragma once
+// Builds the events and log lines of jobs: ids, the server-wide event seq,
+// per-job sequences, titles, and the per-job log bound. Writes nothing
+// itself; callers add what it builds to a WriteBatch. Not synchronised; the
+// engine mutex guards it, so seq order is the order batches are queued in.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "jgrid/store/store.hpp"
+#include "jgrid/util/clock.hpp"
+#include "live_job.hpp"
+
+namespace jgrid::engine {
+
+struct EventSpec {
+  std::string type;     // job.*
+  std::string source;   // api, router, scheduler, executor, …
+  std::string message;
+  nlohmann::json data = nlohmann::json::object();
+  std::string level = "info";
+};
+
+class Recorder {
+ public:
+  Recorder(const util::Clock& clock, std::int64_t max_log_bytes);
+
+  // The next event gets seq `next` (continues a previous process's numbers).
+  void continue_after(std::int64_t max_seq);
+
+  // Appends an event of the job, in the job's current phase, to `batch`.
+  void event(LiveJob& live, store::WriteBatch& batch, EventSpec spec);
+
+  // Appends one output line to `batch`, or drops it past the byte bound:
+  // the first dropped line adds one platform line and sets log_truncated.
+  void output(LiveJob& live, store::WriteBatch& batch, const std::string& stream, const std::string& line);
+
+ private:
+  model::LogEntry log_entry(LiveJob& live, const std::string& stream, const std::string& message);
+
+  const util::Clock& m_clock;
+  std::int64_t m_max_log_bytes;
+  std::int64_t m_next_seq = 1;
+};
+
+}  // namespace jgrid::engine

@@ -1,0 +1,111 @@
+#include <algorithm>
+
+#include "impl.hpp"
+#include "lifecycle.hpp"
+
+namespace jgrid::engine {
+namespace {
+
+const std::string k_restart_reason = "node lost: server restarted";
+
+// Forgets what the lost run did, so the next attempt starts clean.
+void clear_run(model::Job& job) {
+  job.placement.reset();
+  job.started_ms.reset();
+  job.exit_code.reset();
+  job.image_digest.clear();
+  job.command_spawned = job.inputs_prepared = job.scripts_prepared = false;
+  job.artifacts_ready = false;
+}
+
+}  // namespace
+
+// Every job left non-terminal is owned again before the loop starts: queued
+// ones go back in the queue (in creation order), placed ones lost their node
+// with the previous process and are retried or failed. Nothing holds GPUs
+// afterwards. One durable commit.
+Status Engine::Impl::start() {
+  std::unique_lock lock(m_mutex);
+  if (m_started) return Ok{};
+  m_recorder.continue_after(m_store.counters().max_event_seq);
+  auto jobs = m_store.live_jobs();
+  std::sort(jobs.begin(), jobs.end(), [](const model::Job& a, const model::Job& b) { return a.id < b.id; });
+  store::WriteBatch batch;
+  for (auto& job : jobs) adopt_locked(std::move(job), batch);
+  if (Status committed = m_store.commit(std::move(batch)); !committed) {
+    m_live.clear();
+    m_queue = JobQueue{};
+    return committed;
+  }
+  m_started = true;
+  m_stopping = false;
+  wake_locked();
+  m_loop = std::thread([this] { run_loop(); });
+  m_ready = true;
+  return Ok{};
+}
+
+void Engine::Impl::stop() {
+  {
+    std::lock_guard lock(m_mutex);
+    if (!m_started || m_stopping) return;
+    m_stopping = true;
+    m_ready = false;
+    m_wake_cv.notify_all();
+  }
+  if (m_loop.joinable()) m_loop.join();
+  std::set<exec::Executor*> stopped;
+  for (auto& [source, executor] : m_executors)
+    if (executor && stopped.insert(executor.get()).second) executor->shutdown();
+  m_store.flush();
+}
+
+void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch) {
+  const std::string id = job.id;
+  LiveJob& live = m_live.emplace(id, LiveJob{std::move(job)}).first->second;
+  live.event_sequence = m_store.max_event_sequence(id);
+  live.log_sequence = m_store.max_log_sequence(id);
+  switch (live.job.status) {
+    case model::JobStatus::pending:
+      (void)move_status(live.job, model::JobStatus::queued, now());
+      m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node"});
+      stage_locked(live, batch);
+      [[fallthrough]];
+    case model::JobStatus::queued:
+      m_queue.push(id, live.job.spec.priority);
+      return;
+    default:
+      requeue_or_fail_locked(live, k_restart_reason, batch);
+  }
+}
+
+// A placed job whose node is gone: back to the queue while attempts remain,
+// else failed with NODE_LOST.
+void Engine::Impl::requeue_or_fail_locked(LiveJob& live, const std::string& reason, store::WriteBatch& batch) {
+  model::Job& job = live.job;
+  if (job.attempts >= m_options.max_attempts) {
+    fail_locked(live, "NODE_LOST",
+                reason + " (attempt " + std::to_string(job.attempts) + " of " + std::to_string(m_options.max_attempts) +
+                    ")",
+                batch);
+    return;
+  }
+  std::string node_id = job.placement ? job.placement->node_id : "";
+  release_gpus_locked(live);
+  clear_run(job);
+  (void)move_status(job, model::JobStatus::queued, now());
+  enter_phase(job, model::Phase::queued, now());
+  live.phase_delayed = live.capacity_waiting = false;
+  job.status_reason = reason;
+  job.status_message = reason + ": waiting for another node";
+  int attempt = job.attempts + 1;
+  m_recorder.event(live, batch,
+                   {"job.retrying", "scheduler",
+                    reason + ": retrying (attempt " + std::to_string(attempt) + " of " +
+                        std::to_string(m_options.max_attempts) + ")",
+                    {{"attempt", attempt}, {"reason", reason}, {"node_id", node_id}}, "warning"});
+  stage_locked(live, batch);
+  m_queue.push(job.id, job.spec.priority);
+}
+
+}  // namespace jgrid::engine

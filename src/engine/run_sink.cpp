@@ -1,0 +1,144 @@
+#include "impl.hpp"
+#include "lifecycle.hpp"
+
+namespace jgrid::engine {
+namespace {
+
+using model::JobStatus;
+
+// Status moves an executor step implies: the first step means the run has
+// begun (starting); job.running means the workload's command was spawned.
+void apply_step(model::Job& job, model::Phase phase, const std::string& type, std::int64_t now) {
+  if (job.status == JobStatus::assigned) (void)move_status(job, JobStatus::starting, now);
+  if (type == "job.running" && move_status(job, JobStatus::running, now)) {
+    job.started_ms = now;
+    job.command_spawned = true;
+    job.status_message = "running on " + job.placement->node_name;
+  }
+  if (type == "job.inputs_prepared") job.inputs_prepared = job.scripts_prepared = true;
+  if (phase != job.phase && job.delay && job.delay->code != "CAPACITY_UNAVAILABLE") job.delay.reset();
+  enter_phase(job, phase, now);
+}
+
+std::string failure_code(const exec::RunOutcome& outcome) {
+  if (!outcome.failure_code.empty()) return outcome.failure_code;
+  if (outcome.timed_out) return "TIMED_OUT";
+  return outcome.exit_code ? "NONZERO_EXIT" : "START_FAILED";
+}
+
+std::string failure_summary(const exec::RunOutcome& outcome, const model::Job& job) {
+  if (!outcome.message.empty()) return outcome.message;
+  if (outcome.timed_out)
+    return "workload exceeded its timeout of " + format_duration(static_cast<std::int64_t>(job.spec.timeout_seconds.value_or(0) * 1000));
+  if (outcome.exit_code) return "workload exited with code " + std::to_string(*outcome.exit_code);
+  return "workload did not start";
+}
+
+bool succeeded(const exec::RunOutcome& outcome) {
+  return outcome.exit_code && *outcome.exit_code == 0 && outcome.failure_code.empty() && !outcome.timed_out;
+}
+
+nlohmann::json artifact_names(const std::vector<model::Artifact>& artifacts) {
+  nlohmann::json names = nlohmann::json::array();
+  for (const auto& artifact : artifacts) names.push_back(artifact.filename);
+  return names;
+}
+
+}  // namespace
+
+// The live job an executor may still report on, or null: unknown or already
+// terminal, being cancelled, or the engine is stopping.
+LiveJob* Engine::Impl::sink_target_locked(const std::string& job_id) {
+  LiveJob* live = find_live_locked(job_id);
+  if (!live || live->cancelling || !live->launched || m_stopping) return nullptr;
+  return live;
+}
+
+void Engine::Impl::step(const std::string& job_id, model::Phase phase, const std::string& event_type,
+                        const std::string& message, nlohmann::json data) {
+  std::lock_guard lock(m_mutex);
+  LiveJob* live = sink_target_locked(job_id);
+  if (!live) return;
+  apply_step(live->job, phase, event_type, now());
+  live->phase_delayed = false;
+  store::WriteBatch batch;
+  m_recorder.event(*live, batch, {event_type, "executor", message, std::move(data)});
+  stage_locked(*live, batch);
+  enqueue_locked(std::move(batch));
+}
+
+// Log lines go to the store as they come; the job document (tails) is
+// written at the next step, tick or end, not per line.
+void Engine::Impl::output(const std::string& job_id, const std::string& stream, const std::string& line) {
+  std::lock_guard lock(m_mutex);
+  LiveJob* live = sink_target_locked(job_id);
+  if (!live) return;
+  store::WriteBatch batch;
+  m_recorder.output(*live, batch, stream, line);
+  model::append_tail(stream == "stderr" ? live->job.stderr_tail : live->job.stdout_tail, line + "\n");
+  live->tails_dirty = true;
+  enqueue_locked(std::move(batch));
+}
+
+void Engine::Impl::image_digest(const std::string& job_id, const std::string& digest) {
+  std::lock_guard lock(m_mutex);
+  LiveJob* live = sink_target_locked(job_id);
+  if (!live) return;
+  live->job.image_digest = digest;
+  store::WriteBatch batch;
+  stage_locked(*live, batch);
+  enqueue_locked(std::move(batch));
+}
+
+// Artifacts are hashed without the mutex; the end of the run (artifacts,
+// their event, the terminal status and event) is then one batch.
+void Engine::Impl::finished(const std::string& job_id, const exec::RunOutcome& outcome) {
+  {
+    std::lock_guard lock(m_mutex);
+    if (!sink_target_locked(job_id)) return;
+  }
+  auto artifacts = collect_artifacts(m_options.data_dir, job_id, now());
+  {
+    std::lock_guard lock(m_mutex);
+    LiveJob* live = sink_target_locked(job_id);
+    if (!live) return;
+    store::WriteBatch batch;
+    enter_phase(live->job, model::Phase::finalizing, now());
+    live->job.artifacts_ready = true;
+    m_recorder.event(*live, batch,
+                     {"job.artifacts_collected", "executor",
+                      "Collected " + std::to_string(artifacts.size()) + " artifact" + (artifacts.size() == 1 ? "" : "s"),
+                      {{"count", artifacts.size()}, {"names", artifact_names(artifacts)}}});
+    batch.artifacts = std::move(artifacts);
+    end_run_locked(*live, outcome, batch);
+    enqueue_locked(std::move(batch));
+  }
+  m_store.flush();
+}
+
+void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch) {
+  model::Job& job = live.job;
+  job.exit_code = outcome.exit_code;
+  job.timed_out = outcome.timed_out;
+  nlohmann::json exit = outcome.exit_code ? nlohmann::json(*outcome.exit_code) : nlohmann::json(nullptr);
+  if (outcome.rejected) {
+    job.status_reason = "rejected: " + outcome.rejected_rule;
+    job.status_message = outcome.message;
+    end_locked(live, JobStatus::rejected,
+               {"job.rejected", "screener", outcome.message, {{"rule", outcome.rejected_rule}}, "error"}, batch);
+  } else if (succeeded(outcome)) {
+    // An executor that never reported job.running still ran the workload.
+    if (job.status == JobStatus::assigned) (void)move_status(job, JobStatus::starting, now());
+    if (job.status == JobStatus::starting && move_status(job, JobStatus::running, now())) job.started_ms = now();
+    job.status_reason = "exit code 0";
+    job.status_message = "completed with exit code 0";
+    end_locked(live, JobStatus::completed,
+               {"job.completed", "executor", "Job completed with exit code 0", {{"exit_code", exit}}}, batch);
+  } else {
+    if (outcome.timed_out)
+      m_recorder.event(live, batch, {"job.timed_out", "executor", failure_summary(outcome, job), {}, "error"});
+    fail_locked(live, failure_code(outcome), failure_summary(outcome, job), batch, "executor");
+  }
+}
+
+}  // namespace jgrid::engine

@@ -1,0 +1,137 @@
+#include "estimate.hpp"
+#include "impl.hpp"
+#include "jgrid/util/ids.hpp"
+#include "lifecycle.hpp"
+
+namespace jgrid::engine {
+namespace {
+
+std::string key_of(const SubmitRequest& request) { return request.workspace + '\n' + request.idempotency_key; }
+
+Error capacity_error(const route::RouteResult& route, const model::JobSpec& spec) {
+  return make_error("CAPACITY_UNAVAILABLE", route.explanation,
+                    {{"retry_after_seconds", 30},
+                     {"route_status", "unavailable"},
+                     {"gpu_vendor", route::intent_vendor(spec)},
+                     {"nodes_considered", route.candidates.size()}});
+}
+
+model::Job new_job(const SubmitRequest& request, std::int64_t now_ms, double estimated_cost) {
+  model::Job job;
+  job.id = util::new_id("job", now_ms);
+  job.workspace = request.workspace;
+  job.spec = request.spec;
+  if (job.spec.name.empty()) job.spec.name = generated_name(job.spec, now_ms);
+  job.status = model::JobStatus::queued;
+  job.phase = model::Phase::queued;
+  job.status_message = "waiting for a node";
+  job.created_ms = job.updated_ms = job.queued_ms = now_ms;
+  job.phase_started_ms = job.phase_updated_ms = now_ms;
+  job.estimated_cost_usd = estimated_cost;
+  job.idempotency_key = request.idempotency_key;
+  job.request_hash = request.request_hash;
+  if (job.spec.callback) job.callback = model::CallbackState{job.spec.callback->url};
+  return job;
+}
+
+nlohmann::json submitted_data(const model::Job& job) {
+  return {{"workload_type", model::to_string(job.spec.workload_type)},
+          {"gpu_vendor", route::intent_vendor(job.spec)},
+          {"gpu_count", job.spec.gpu_count},
+          {"priority", job.spec.priority}};
+}
+
+}  // namespace
+
+Result<SubmitResult> Engine::Impl::submit(SubmitRequest request) {
+  if (request.idempotency_key.empty()) return submit_new(request);
+  auto claimed = claim_key(request);
+  if (!claimed) return claimed.error();
+  if (*claimed) return SubmitResult{std::move(**claimed), true};
+  auto result = submit_new(request);
+  release_key(request);
+  return result;
+}
+
+// Waits while another submit with the same key is committing, then either
+// returns the job it made or claims the key (nullopt) until release_key().
+Result<std::optional<model::Job>> Engine::Impl::claim_key(const SubmitRequest& request) {
+  std::unique_lock lock(m_mutex);
+  m_keys_cv.wait(lock, [&] { return m_pending_keys.count(key_of(request)) == 0; });
+  auto existing = m_store.find_by_idempotency_key(request.workspace, request.idempotency_key);
+  if (!existing) {
+    m_pending_keys.insert(key_of(request));
+    return std::optional<model::Job>{};
+  }
+  if (existing->request_hash != request.request_hash)
+    return make_error("CONFLICT", "idempotency key reused with a different request",
+                      {{"job_id", existing->id}, {"idempotency_key", request.idempotency_key}});
+  if (LiveJob* live = find_live_locked(existing->id)) return std::optional<model::Job>{live->job};
+  return std::optional<model::Job>{std::move(*existing)};
+}
+
+void Engine::Impl::release_key(const SubmitRequest& request) {
+  std::lock_guard lock(m_mutex);
+  m_pending_keys.erase(key_of(request));
+  m_keys_cv.notify_all();
+}
+
+Status Engine::Impl::check_inputs(const model::JobSpec& spec, const std::string& workspace) const {
+  for (const auto* ids : {&spec.input_files, &spec.script_files}) {
+    for (const auto& id : *ids) {
+      auto input = m_store.get_input(id);
+      if (!input || input->workspace != workspace)
+        return make_error("JOB_INPUT_NOT_FOUND", "job input " + id + " not found", {{"input_id", id}});
+      if (input->status != "ready")
+        return make_error("JOB_INPUT_NOT_READY", "job input " + id + " is not ready: upload it and complete it first",
+                          {{"input_id", id}, {"status", input->status}});
+    }
+  }
+  return Ok{};
+}
+
+Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
+  if (auto inputs = check_inputs(request.spec, request.workspace); !inputs) return inputs.error();
+  std::vector<model::Node> nodes;
+  {
+    std::lock_guard lock(m_mutex);
+    nodes = m_pool.snapshot();
+  }
+  auto route = route::place(request.spec, nodes, m_fleet.seed);
+  if (route.status == route::RouteResult::Status::unavailable) return capacity_error(route, request.spec);
+  double cost = cost_for(likely_price(route, nodes), request.spec.gpu_count,
+                         estimate_runtime(request.spec).expected_minutes);
+  auto job = commit_new_job(new_job(request, now(), cost));
+  if (!job) return job.error();
+  return SubmitResult{std::move(*job), false};
+}
+
+// The job and its first two events are queued under the mutex (so their seqs
+// reach the store in order) and made durable by flush() outside it, where
+// concurrent submits share one transaction. Only then does the scheduler see it.
+Result<model::Job> Engine::Impl::commit_new_job(model::Job job) {
+  const std::string id = job.id;
+  {
+    std::lock_guard lock(m_mutex);
+    LiveJob& live = m_live.emplace(id, LiveJob{std::move(job)}).first->second;
+    store::WriteBatch batch;
+    m_recorder.event(live, batch, {"job.submitted", "api", "Job submitted: " + live.job.spec.name, submitted_data(live.job)});
+    m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node", {{"priority", live.job.spec.priority}}});
+    stage_locked(live, batch);
+    enqueue_locked(std::move(batch));
+  }
+  m_store.flush();
+  auto stored = m_store.get_job(id);
+  std::lock_guard lock(m_mutex);
+  LiveJob* live = find_live_locked(id);
+  if (!stored) {
+    m_live.erase(id);
+    return make_error("STORE_WRITE_FAILED", "committing job " + id + " failed: the store did not keep it");
+  }
+  if (!live) return std::move(*stored);  // cancelled while committing
+  m_queue.push(id, live->job.spec.priority);
+  wake_locked();
+  return live->job;
+}
+
+}  // namespace jgrid::engine

@@ -1,0 +1,74 @@
+#include <algorithm>
+
+#include "impl.hpp"
+#include "lifecycle.hpp"
+
+namespace jgrid::engine {
+
+Engine::Impl::Impl(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fleet fleet,
+                   exec::ExecutorRegistry executors, EngineOptions options)
+    : m_store(store),
+      m_clock(std::move(clock)),
+      m_fleet(std::move(fleet)),
+      m_executors(std::move(executors)),
+      m_options(std::move(options)),
+      m_pool(m_fleet.nodes),
+      m_recorder(*m_clock, m_options.max_log_bytes) {}
+
+LiveJob* Engine::Impl::find_live_locked(const std::string& job_id) {
+  auto it = m_live.find(job_id);
+  return it == m_live.end() ? nullptr : &it->second;
+}
+
+void Engine::Impl::stage_locked(LiveJob& live, store::WriteBatch& batch) {
+  live.job.updated_ms = std::max(live.job.updated_ms, now());
+  live.tails_dirty = false;
+  batch.jobs.push_back(live.job);
+}
+
+void Engine::Impl::enqueue_locked(store::WriteBatch batch) {
+  if (!batch.empty()) m_store.commit_async(std::move(batch));
+}
+
+void Engine::Impl::wake_locked() {
+  m_wake = true;
+  m_wake_cv.notify_all();
+}
+
+void Engine::Impl::release_gpus_locked(LiveJob& live) {
+  if (!live.holds_gpus || !live.job.placement) return;
+  m_pool.release(live.job.placement->node_id, live.job.placement->gpu_indices);
+  live.holds_gpus = false;
+  wake_locked();
+}
+
+void Engine::Impl::end_locked(LiveJob& live, model::JobStatus to, EventSpec terminal_event, store::WriteBatch& batch) {
+  model::Job& job = live.job;
+  std::int64_t at = now();
+  if (!move_status(job, to, at)) {
+    (void)move_status(job, model::JobStatus::failed, at);
+    terminal_event.type = "job.failed";
+  }
+  enter_phase(job, model::Phase::done, at);
+  job.completed_ms = at;
+  job.actual_cost_usd = run_cost(job, at);
+  job.delay.reset();
+  if (live.dropped_lines > 0) terminal_event.data["log_lines_dropped"] = live.dropped_lines;
+  m_recorder.event(live, batch, std::move(terminal_event));
+  release_gpus_locked(live);
+  stage_locked(live, batch);
+  m_queue.remove(job.id);
+  m_live.erase(job.id);
+}
+
+void Engine::Impl::fail_locked(LiveJob& live, const std::string& code, const std::string& summary,
+                               store::WriteBatch& batch, const std::string& source) {
+  live.job.failure = model::Failure{code, summary};
+  live.job.status_reason = code;
+  live.job.status_message = summary;
+  nlohmann::json data = {{"failure_code", code}, {"timed_out", live.job.timed_out}};
+  data["exit_code"] = live.job.exit_code ? nlohmann::json(*live.job.exit_code) : nlohmann::json(nullptr);
+  end_locked(live, model::JobStatus::failed, EventSpec{"job.failed", source, summary, data, "error"}, batch);
+}
+
+}  // namespace jgrid::engine

@@ -1,0 +1,39 @@
+#include "engine/node_pool.hpp"
+
+#include "engine_fixture.hpp"
+
+using jgrid::engine::NodePool;
+using jgrid::test::make_node;
+
+TEST_CASE("engine::NodePool hands out the lowest free GPU indices", "[engine]") {
+  NodePool pool({make_node("a", "amd", 4)});
+  CHECK(pool.reserve("node_a", 2) == std::vector<int>{0, 1});
+  CHECK(pool.reserve("node_a", 1) == std::vector<int>{2});
+  pool.release("node_a", {0, 1});
+  CHECK(pool.reserve("node_a", 2) == std::vector<int>{0, 1});
+  CHECK(pool.find("node_a")->gpus_free == 1);
+  CHECK(pool.find("node_a")->running_jobs == 2);
+}
+
+TEST_CASE("engine::NodePool refuses what does not fit and takes nothing", "[engine]") {
+  NodePool pool({make_node("a", "amd", 2)});
+  CHECK(pool.reserve("node_a", 3).empty());
+  CHECK(pool.reserve("node_missing", 1).empty());
+  CHECK(pool.find("node_a")->gpus_free == 2);
+  CHECK_FALSE(pool.find("node_missing"));
+}
+
+TEST_CASE("engine::NodePool snapshot marks a full online node busy", "[engine]") {
+  auto draining = make_node("d", "amd", 1);
+  draining.status = jgrid::model::NodeStatus::draining;
+  NodePool pool({make_node("a", "amd", 1), draining});
+  (void)pool.reserve("node_a", 1);
+  (void)pool.reserve("node_d", 1);
+  auto nodes = pool.snapshot();
+  REQUIRE(nodes.size() == 2);
+  CHECK(nodes[0].status == jgrid::model::NodeStatus::busy);
+  CHECK(nodes[0].gpus_free == 0);
+  CHECK(nodes[1].status == jgrid::model::NodeStatus::draining);
+  pool.release("node_a", {0});
+  CHECK(pool.snapshot()[0].status == jgrid::model::NodeStatus::online);
+}

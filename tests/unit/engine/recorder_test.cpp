@@ -1,0 +1,52 @@
+#include "engine/recorder.hpp"
+
+#include "engine_fixture.hpp"
+
+using namespace jgrid;
+using jgrid::engine::LiveJob;
+using jgrid::engine::Recorder;
+
+TEST_CASE("engine::Recorder numbers events per job and across the server", "[engine]") {
+  test::ManualClock clock;
+  Recorder recorder(clock, 1024);
+  recorder.continue_after(41);
+  LiveJob a, b;
+  a.job.id = "job_a";
+  b.job.id = "job_b";
+  a.job.phase = model::Phase::scheduling;
+  store::WriteBatch batch;
+  recorder.event(a, batch, {"job.assigned", "scheduler", "Assigned", {{"node_id", "n"}}});
+  recorder.event(b, batch, {"job.queued", "scheduler", "Waiting"});
+  recorder.event(a, batch, {"job.failed", "executor", "boom", {}, "error"});
+  REQUIRE(batch.events.size() == 3);
+  CHECK(batch.events[0].seq == 42);
+  CHECK(batch.events[2].seq == 44);
+  CHECK(batch.events[0].sequence == 1);
+  CHECK(batch.events[1].sequence == 1);
+  CHECK(batch.events[2].sequence == 2);
+  CHECK(batch.events[0].phase == "scheduling");
+  CHECK(batch.events[0].title == model::event_title("job.assigned"));
+  CHECK(batch.events[0].created_ms == clock.now_ms());
+  CHECK(batch.events[2].level == "error");
+  CHECK(batch.events[0].data["node_id"] == "n");
+}
+
+TEST_CASE("engine::Recorder drops output past the bound with one platform line", "[engine]") {
+  test::ManualClock clock;
+  Recorder recorder(clock, 10);
+  LiveJob live;
+  live.job.id = "job_a";
+  live.log_sequence = 7;  // continues a previous process
+  store::WriteBatch batch;
+  recorder.output(live, batch, "stdout", "1234");   // 5 bytes
+  recorder.output(live, batch, "stderr", "abcd");   // 10 bytes: fits exactly
+  recorder.output(live, batch, "stdout", "x");      // dropped, platform line
+  recorder.output(live, batch, "stdout", "y");      // dropped silently
+  REQUIRE(batch.logs.size() == 3);
+  CHECK(batch.logs[0].sequence == 8);
+  CHECK(batch.logs[1].category == "workload_stderr");
+  CHECK(batch.logs[2].category == "platform");
+  CHECK(batch.logs[2].stream == "system");
+  CHECK(live.job.log_truncated);
+  CHECK(live.dropped_lines == 2);
+}

@@ -1,0 +1,147 @@
+#include <fstream>
+
+#include "engine_fixture.hpp"
+#include "jgrid/util/crypto.hpp"
+
+using namespace jgrid;
+using jgrid::model::JobStatus;
+using jgrid::test::EngineFixture;
+using jgrid::test::make_node;
+using jgrid::test::make_spec;
+
+namespace {
+
+void write(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+}  // namespace
+
+TEST_CASE("engine sink keeps output lines with per-job sequences and tails", "[engine]") {
+  EngineFixture f({make_node("mi300x-1", "amd", 8)});
+  model::Job job = f.submit_running(make_spec("amd"));
+  f.executor->output(job.id, "stdout", "loading model");
+  f.executor->output(job.id, "stderr", "warning: slow");
+  f.executor->output(job.id, "stdout", "done");
+  f.executor->finish(job.id, 0);
+  REQUIRE(f.reaches(job.id, JobStatus::completed));
+  auto logs = f.store->list_logs(store::LogQuery{job.id, 0, "all", 100});
+  REQUIRE(logs.size() == 3);
+  CHECK(logs[0].sequence == 1);
+  CHECK(logs[0].category == "workload_stdout");
+  CHECK(logs[1].category == "workload_stderr");
+  CHECK(logs[2].sequence == 3);
+  auto done = *f.stored(job.id);
+  CHECK(done.stdout_tail == "loading model\ndone\n");
+  CHECK(done.stderr_tail == "warning: slow\n");
+}
+
+TEST_CASE("engine sink bounds a job's log and says so once", "[engine]") {
+  engine::EngineOptions options;
+  options.max_log_bytes = 30;
+  EngineFixture f({make_node("mi300x-1", "amd", 8)}, options);
+  model::Job job = f.submit_running(make_spec("amd"));
+  for (int i = 0; i < 10; ++i) f.executor->output(job.id, "stdout", "line-" + std::to_string(i));  // 7 bytes each
+  f.executor->finish(job.id, 0);
+  REQUIRE(f.reaches(job.id, JobStatus::completed));
+
+  auto logs = f.store->list_logs(store::LogQuery{job.id, 0, "all", 100});
+  REQUIRE(logs.size() == 5);
+  CHECK(logs[3].message == "line-3");
+  CHECK(logs[4].category == "platform");
+  CHECK(logs[4].source == "platform");
+  CHECK(logs[4].message.find("dropped") != std::string::npos);
+  auto done = *f.stored(job.id);
+  CHECK(done.log_truncated);
+  CHECK(done.stdout_tail.find("line-9") != std::string::npos);
+  auto completed = f.events(job.id, "job.completed");
+  REQUIRE(completed.size() == 1);
+  CHECK(completed[0].data["log_lines_dropped"] == 6);
+}
+
+TEST_CASE("engine sink collects regular files of the artifacts dir", "[engine]") {
+  EngineFixture f({make_node("mi300x-1", "amd", 8)});
+  model::Job job = f.submit_running(make_spec("amd"));
+  auto dir = f.executor->request_of(job.id).workspace_dir / "artifacts";
+  write(dir / "result.json", "{\"ok\":true}");
+  write(dir / "plots" / "a.png", "png-bytes");
+  std::filesystem::create_symlink("/etc/hostname", dir / "link");
+  f.executor->finish(job.id, 0);
+  REQUIRE(f.reaches(job.id, JobStatus::completed));
+
+  auto artifacts = f.store->list_artifacts(job.id);
+  REQUIRE(artifacts.size() == 2);
+  std::map<std::string, model::Artifact> by_name;
+  for (const auto& artifact : artifacts) by_name[artifact.filename] = artifact;
+  REQUIRE(by_name.count("result.json"));
+  REQUIRE(by_name.count("plots/a.png"));
+  CHECK(by_name["result.json"].sha256 == util::sha256_hex("{\"ok\":true}"));
+  CHECK(by_name["result.json"].size_bytes == 11);
+  CHECK(by_name["result.json"].content_type == "application/json");
+  CHECK(by_name["result.json"].id.rfind("art_", 0) == 0);
+  auto collected = f.events(job.id, "job.artifacts_collected");
+  REQUIRE(collected.size() == 1);
+  CHECK(collected[0].data["count"] == 2);
+  CHECK(collected[0].data["names"] == nlohmann::json{"plots/a.png", "result.json"});
+  CHECK(collected[0].phase == "finalizing");
+}
+
+TEST_CASE("engine sink ends failed runs with their failure", "[engine]") {
+  EngineFixture f({make_node("mi300x-1", "amd", 8)});
+  model::Job job = f.submit_running(make_spec("amd"));
+  SECTION("non-zero exit") {
+    f.executor->finish(job.id, 3);
+    REQUIRE(f.reaches(job.id, JobStatus::failed));
+    auto failed = *f.stored(job.id);
+    CHECK(failed.exit_code == 3);
+    CHECK(failed.failure->code == "NONZERO_EXIT");
+    CHECK(failed.failure->summary == "workload exited with code 3");
+    CHECK(f.event_types(job.id).back() == "job.failed");
+  }
+  SECTION("timeout") {
+    exec::RunOutcome outcome;
+    outcome.exit_code = 137;
+    outcome.timed_out = true;
+    f.executor->finish(job.id, outcome);
+    REQUIRE(f.reaches(job.id, JobStatus::failed));
+    auto failed = *f.stored(job.id);
+    CHECK(failed.timed_out);
+    CHECK(failed.failure->code == "TIMED_OUT");
+    auto types = f.event_types(job.id);
+    CHECK(std::vector<std::string>(types.end() - 2, types.end()) ==
+          std::vector<std::string>{"job.timed_out", "job.failed"});
+  }
+  CHECK(f.engine->nodes().at(0).gpus_free == 8);
+}
+
+TEST_CASE("engine sink rejects a job refused at provisioning", "[engine]") {
+  EngineFixture f({make_node("mi300x-1", "amd", 8)});
+  model::Job job = f.submit(make_spec("amd"));
+  REQUIRE(f.executor->wait_started(1));
+  f.executor->step(job.id, model::Phase::provisioning, "job.provisioning");
+  exec::RunOutcome outcome;
+  outcome.rejected = true;
+  outcome.rejected_rule = "image.cuda_metadata";
+  outcome.message = "image is built on CUDA";
+  f.executor->finish(job.id, outcome);
+  REQUIRE(f.reaches(job.id, JobStatus::rejected));
+  auto rejected = f.events(job.id, "job.rejected");
+  REQUIRE(rejected.size() == 1);
+  CHECK(rejected[0].data["rule"] == "image.cuda_metadata");
+  CHECK_FALSE(f.stored(job.id)->failure);
+}
+
+TEST_CASE("engine sink ignores calls for a job that already ended", "[engine]") {
+  EngineFixture f({make_node("mi300x-1", "amd", 8)});
+  model::Job job = f.submit_running(make_spec("amd"));
+  f.executor->finish(job.id, 0);
+  REQUIRE(f.reaches(job.id, JobStatus::completed));
+  auto before = f.event_types(job.id);
+  f.executor->output(job.id, "stdout", "late line");
+  f.executor->step(job.id, model::Phase::workload_execution, "job.running");
+  f.executor->finish(job.id, 1);
+  CHECK(f.event_types(job.id) == before);
+  CHECK(f.store->list_logs(store::LogQuery{job.id, 0, "all", 100}).empty());
+  CHECK(f.stored(job.id)->status == JobStatus::completed);
+}

@@ -1,0 +1,108 @@
+#include "engine_fixture.hpp"
+
+using namespace jgrid;
+using jgrid::model::JobStatus;
+using jgrid::test::EngineFixture;
+using jgrid::test::eventually;
+using jgrid::test::make_node;
+using jgrid::test::make_spec;
+
+namespace {
+
+int count_of(const std::vector<std::string>& types, const std::string& type) {
+  return static_cast<int>(std::count(types.begin(), types.end(), type));
+}
+
+}  // namespace
+
+TEST_CASE("engine scheduler makes a job wait for capacity and places it when GPUs free up", "[engine]") {
+  EngineFixture f({make_node("small", "amd", 2)});
+  model::Job a = f.submit_running(make_spec("amd"));
+  model::Job b = f.submit_running(make_spec("amd"));
+  model::Job c = f.submit(make_spec("amd"));
+
+  REQUIRE(eventually([&] { return f.stored(c.id)->delay.has_value(); }));
+  auto waiting = *f.stored(c.id);
+  CHECK(waiting.status == JobStatus::queued);
+  CHECK(waiting.delay->code == "CAPACITY_UNAVAILABLE");
+  CHECK(waiting.delay->message == "no node has free capacity now: 1 node: 0 of 2 GPUs free");
+  CHECK(f.executor->request_of(b.id).job.placement->gpu_indices == std::vector<int>{1});
+
+  // More passes (another submit, another end) do not repeat the event.
+  model::Job d = f.submit(make_spec("amd"));
+  REQUIRE(eventually([&] { return count_of(f.event_types(d.id), "job.capacity_waiting") == 1; }));
+  CHECK(count_of(f.event_types(c.id), "job.capacity_waiting") == 1);
+
+  f.executor->finish(a.id, 0);
+  REQUIRE(f.reaches(c.id, JobStatus::assigned));
+  CHECK(f.executor->wait_started(3));
+  CHECK(f.executor->request_of(c.id).job.placement->gpu_indices == std::vector<int>{0});
+  CHECK_FALSE(f.stored(c.id)->delay);
+  CHECK(count_of(f.event_types(c.id), "job.capacity_waiting") == 1);
+  CHECK(f.stored(d.id)->status == JobStatus::queued);
+}
+
+TEST_CASE("engine scheduler places high before balanced before low, then first come first served", "[engine]") {
+  EngineFixture f({make_node("one", "amd", 1)});
+  model::Job blocker = f.submit_running(make_spec("amd"));
+  model::Job low = f.submit(make_spec("amd", 1, "low"));
+  model::Job balanced1 = f.submit(make_spec("amd", 1, "balanced"));
+  model::Job high = f.submit(make_spec("amd", 1, "high"));
+  model::Job balanced2 = f.submit(make_spec("amd", 1, "balanced"));
+  REQUIRE(eventually([&] { return f.stored(balanced2.id)->delay.has_value(); }));
+
+  std::vector<std::string> order;
+  std::string running = blocker.id;
+  for (int i = 0; i < 4; ++i) {
+    f.executor->finish(running, 0);
+    REQUIRE(f.executor->wait_started(static_cast<std::size_t>(i + 2)));
+    running = f.executor->started().back().job.id;
+    order.push_back(running);
+    f.executor->run(running);
+  }
+  CHECK(order == std::vector<std::string>{high.id, balanced1.id, balanced2.id, low.id});
+}
+
+TEST_CASE("engine scheduler holds nodes for a large job passed over by small ones", "[engine]") {
+  EngineFixture f({make_node("two", "amd", 2)});
+  model::Job a = f.submit_running(make_spec("amd"));
+  model::Job big = f.submit(make_spec("amd", 2));
+  REQUIRE(eventually([&] { return f.stored(big.id)->delay.has_value(); }));
+  model::Job c1 = f.submit_running(make_spec("amd"));  // passes big: 1
+  model::Job c2 = f.submit(make_spec("amd"));
+  model::Job c3 = f.submit(make_spec("amd"));
+  model::Job c4 = f.submit(make_spec("amd"));
+  REQUIRE(eventually([&] { return f.stored(c4.id)->delay.has_value(); }));
+
+  f.executor->finish(a.id, 0);  // c2 passes big: 2
+  REQUIRE(f.executor->wait_started(3));
+  CHECK(f.executor->started().back().job.id == c2.id);
+  f.executor->run(c2.id);
+  f.executor->finish(c1.id, 0);  // c3 passes big: 3, big now holds the node
+  REQUIRE(f.executor->wait_started(4));
+  CHECK(f.executor->started().back().job.id == c3.id);
+  f.executor->run(c3.id);
+
+  f.executor->finish(c2.id, 0);  // one GPU free, but held for big
+  REQUIRE(f.reaches(c2.id, JobStatus::completed));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK_FALSE(f.executor->was_started(c4.id));
+  CHECK(f.stored(big.id)->status == JobStatus::queued);
+
+  f.executor->finish(c3.id, 0);
+  REQUIRE(f.reaches(big.id, JobStatus::assigned));
+  CHECK(f.executor->request_of(big.id).job.placement->gpu_indices == std::vector<int>{0, 1});
+  CHECK_FALSE(f.executor->was_started(c4.id));
+}
+
+TEST_CASE("engine scheduler fails a job whose executor cannot start it", "[engine]") {
+  EngineFixture f({make_node("mi300x-1", "amd", 8)});
+  f.executor->fail_next_start("fake node refused the job");
+  model::Job job = f.submit(make_spec("amd"));
+  REQUIRE(f.reaches(job.id, JobStatus::failed));
+  auto failed = *f.stored(job.id);
+  REQUIRE(failed.failure);
+  CHECK(failed.failure->code == "START_FAILED");
+  CHECK(failed.failure->summary == "fake node refused the job");
+  CHECK(f.engine->nodes().at(0).gpus_free == 8);
+}
