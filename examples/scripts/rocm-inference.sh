@@ -19,15 +19,15 @@ echo "submitted $job_id"
 
 # Live logs as Server-Sent Events: replays what is stored, follows, and the
 # server closes the stream after the `terminal` event.
-curl -fsS -N -H 'Accept: text/event-stream' "$api/v1/jobs/$job_id/logs/live" |
-  while IFS= read -r line; do
-    case "$line" in
-      event:*) event="${line#event: }" ;;
-      data:*) echo "[$event] ${line#data: }" ;;
-    esac
-  done
+terminal=""
+while IFS= read -r line; do
+  case "$line" in
+    event:*) event="${line#event: }" ;;
+    data:*) echo "[$event] ${line#data: }"; [ "$event" = terminal ] && terminal="${line#data: }" ;;
+  esac
+done < <(curl -fsS -N -H 'Accept: text/event-stream' "$api/v1/jobs/$job_id/logs/live")
 
-status=$(curl -fsS "$api/v1/jobs/$job_id" | field status)
+status=$(printf '%s' "$terminal" | field status)
 echo "job $job_id is $status"
 [ "$status" = completed ] || exit 1
 
