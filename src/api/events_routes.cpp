@@ -1,0 +1,87 @@
+// api.md §2.7: a job's events as pages, and every event of the server as SSE.
+#include "api/errors.hpp"
+#include "api/handlers.hpp"
+#include "api/params.hpp"
+#include "api/sse.hpp"
+#include "jgrid/util/strings.hpp"
+#include "jgrid/util/time.hpp"
+
+namespace jgrid::api {
+namespace {
+
+constexpr int k_stream_page = 500;
+
+Result<std::int64_t> since_param(const Call& call) {
+  auto text = call.param("since");
+  if (!text || text->empty()) return std::int64_t{0};
+  auto ms = util::parse_time(*text);
+  if (!ms) return invalid_request("since: expected an RFC 3339 time like 2026-12-02T07:47:44.123Z, got '" + *text + "'",
+                                  "since");
+  return *ms;
+}
+
+Result<store::EventQuery> event_query(const Call& call, const std::string& job_id) {
+  auto limit = limit_param(call, 100, 1000);
+  if (!limit) return limit.error();
+  auto cursor = sequence_cursor(call, "cursor");
+  if (!cursor) return cursor.error();
+  auto since = since_param(call);
+  if (!since) return since.error();
+  return store::EventQuery{job_id, *cursor, call.param("type").value_or(""), *since, *limit + 1};
+}
+
+// Sends every event after `after`, then follows new ones until the client
+// leaves or the server stops.
+void follow_events(const Context& ctx, std::int64_t after, const ChunkWriter& write) {
+  Pacer pacer(ctx);
+  while (true) {
+    std::uint64_t seen = pacer.version();
+    auto events = ctx.store.list_events({"", after, "", 0, k_stream_page});
+    for (const auto& event : events) {
+      after = event.seq;
+      if (!write(sse_event(event.seq, event.type, model::event_to_api(event)))) return;
+    }
+    if (events.size() == static_cast<std::size_t>(k_stream_page)) continue;
+    auto wake = pacer.wait(seen);
+    if (wake == Pacer::Wake::stopping) return;
+    if (wake == Pacer::Wake::heartbeat && !write(sse_event(after, "heartbeat", Json::object()))) return;
+  }
+}
+
+}  // namespace
+
+Result<Json> get_job_events(const Context& ctx, const Call& call) {
+  auto job = find_job(ctx, call);
+  if (!job) return job.error();
+  auto query = event_query(call, job->id);
+  if (!query) return query.error();
+  auto events = ctx.store.list_events(*query);
+  bool more = events.size() > static_cast<std::size_t>(query->limit - 1);
+  if (more) events.pop_back();
+  Json items = Json::array();
+  for (const auto& event : events) items.push_back(model::event_to_api(event));
+  Json next = events.empty() ? (query->after_seq > 0 ? Json(std::to_string(query->after_seq)) : Json(nullptr))
+                             : Json(std::to_string(events.back().sequence));
+  return Json{{"job_id", job->id},
+              {"status", model::to_string(job->status)},
+              {"phase", model::to_string(job->phase)},
+              {"generated_at", util::format_time(ctx.now_ms())},
+              {"items", std::move(items)},
+              {"next_cursor", std::move(next)},
+              {"has_more", more}};
+}
+
+// Without Last-Event-ID (or ?after=) the stream starts at the present: only
+// new events are sent.
+Result<Reply> stream_events(const Context& ctx, const Call& call) {
+  std::string resume = !call.last_event_id.empty() ? call.last_event_id : call.param("after").value_or("");
+  if (!resume.empty() && !util::parse_int(resume))
+    return invalid_request("Last-Event-ID: expected an event sequence number, got '" + resume + "'", "Last-Event-ID");
+  std::int64_t after = resume.empty() ? ctx.store.counters().max_event_seq : parse_event_id(resume);
+  Reply reply;
+  add_stream_headers(reply);
+  reply.stream = [&ctx, after](const ChunkWriter& write) { follow_events(ctx, after, write); };
+  return reply;
+}
+
+}  // namespace jgrid::api

@@ -1,0 +1,44 @@
+#pragma once
+// Route handlers, one function per route of api.md §2; the table in
+// routes.cpp names them. Each reads a Call and returns a JSON payload or a
+// Reply; errors are Results mapped by to_http_error.
+#include "api/call.hpp"
+
+namespace jgrid::api {
+
+// jobs_routes.cpp (§2.1–2.4)
+Result<Json> estimate_job(const Context& ctx, const Call& call);
+Result<Reply> submit_job(const Context& ctx, const Call& call);
+Result<Json> list_jobs(const Context& ctx, const Call& call);
+Result<Reply> get_job(const Context& ctx, const Call& call);
+Result<Json> get_runtime(const Context& ctx, const Call& call);
+Result<Json> cancel_job(const Context& ctx, const Call& call);
+
+// logs_routes.cpp (§2.5, §2.6)
+Result<Json> get_logs(const Context& ctx, const Call& call);
+Result<Reply> stream_logs(const Context& ctx, const Call& call);
+
+// events_routes.cpp (§2.7)
+Result<Json> get_job_events(const Context& ctx, const Call& call);
+Result<Reply> stream_events(const Context& ctx, const Call& call);
+
+// artifacts_routes.cpp (§2.8)
+Result<Json> list_artifacts(const Context& ctx, const Call& call);
+Result<Json> download_artifact(const Context& ctx, const Call& call);
+Result<Reply> artifact_content(const Context& ctx, const Call& call);
+
+// inputs_routes.cpp (§2.9)
+Result<Json> create_input(const Context& ctx, const Call& call);
+Result<Reply> upload_input(const Context& ctx, const Call& call);
+Result<Json> complete_input(const Context& ctx, const Call& call);
+Result<Json> list_inputs(const Context& ctx, const Call& call);
+
+// system_routes.cpp (§2.10, §2.11, dashboard)
+Result<Json> list_nodes(const Context& ctx, const Call& call);
+Result<Json> get_node(const Context& ctx, const Call& call);
+Result<Json> healthz(const Context& ctx, const Call& call);
+Result<Reply> readyz(const Context& ctx, const Call& call);
+Result<Json> health(const Context& ctx, const Call& call);
+Result<Reply> dashboard(const Context& ctx, const Call& call);
+
+}  // namespace jgrid::api

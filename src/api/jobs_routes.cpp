@@ -1,0 +1,172 @@
+// api.md §2.1–2.4: estimate, submit, list, get, runtime, cancel.
+#include "api/body_cache.hpp"
+#include "api/errors.hpp"
+#include "api/handlers.hpp"
+#include "api/json_body.hpp"
+#include "api/params.hpp"
+#include "jgrid/model/job_spec.hpp"
+#include "jgrid/util/crypto.hpp"
+#include "jgrid/util/strings.hpp"
+
+namespace jgrid::api {
+namespace {
+
+std::string idempotency_key(const Call& call) {
+  if (!call.idempotency_key.empty()) return call.idempotency_key;
+  const Json& metadata = call.body.value("metadata", Json::object());
+  if (!metadata.is_object() || !metadata.contains("client_request_id")) return "";
+  const Json& id = metadata["client_request_id"];
+  return id.is_string() ? id.get<std::string>() : (id.is_null() ? "" : id.dump());
+}
+
+Result<std::vector<model::JobStatus>> status_filter(const Call& call) {
+  std::vector<model::JobStatus> out;
+  for (const auto& part : util::split(call.param("status").value_or(""), ',')) {
+    std::string name = util::to_lower(util::trim(part));
+    if (name.empty()) continue;
+    auto status = model::parse_job_status(name);
+    if (!status)
+      return invalid_request("status: unknown status '" + name +
+                                 "' (expected pending, queued, assigned, starting, running, completed, failed, "
+                                 "rejected or cancelled)",
+                             "status");
+    out.push_back(*status);
+  }
+  return out;
+}
+
+Result<std::string> workload_filter(const Call& call) {
+  std::string text = call.param("workload_type").value_or("");
+  if (text.empty()) return text;
+  auto type = model::parse_workload_type(util::to_lower(text));
+  if (!type)
+    return invalid_request("workload_type: unknown workload type '" + text +
+                               "' (expected inference, training, fine-tuning or batch)",
+                           "workload_type");
+  return std::string(model::to_string(*type));
+}
+
+Result<std::string> vendor_filter(const Call& call) {
+  std::string vendor = util::to_lower(call.param("gpu_vendor").value_or(""));
+  if (vendor.empty() || vendor == "amd" || vendor == "nvidia" || vendor == "any") return vendor;
+  return invalid_request("gpu_vendor: expected amd, nvidia or any, got '" + vendor + "'", "gpu_vendor");
+}
+
+Result<store::JobQuery> job_query(const Call& call) {
+  store::JobQuery query;
+  query.workspace = workspace_of(call);
+  auto limit = limit_param(call, 20, 100);
+  if (!limit) return limit.error();
+  auto statuses = status_filter(call);
+  if (!statuses) return statuses.error();
+  auto workload = workload_filter(call);
+  if (!workload) return workload.error();
+  auto vendor = vendor_filter(call);
+  if (!vendor) return vendor.error();
+  query.limit = *limit;
+  query.statuses = std::move(*statuses);
+  query.workload_type = std::move(*workload);
+  query.gpu_vendor = std::move(*vendor);
+  query.before_id = call.param("cursor").value_or("");
+  return query;
+}
+
+Json availability(const std::string& state, const std::string& reason) {
+  return Json{{"state", state}, {"reason", reason}};
+}
+
+Json tail_availability(const model::Job& job) {
+  if (job.log_truncated) return availability("truncated", "log storage limit reached: some lines were dropped");
+  if (!model::is_terminal(job.status)) return availability("delayed", "the workload is still running");
+  return availability("available", "");
+}
+
+Json exit_code_availability(const model::Job& job) {
+  if (job.exit_code) return availability("available", "");
+  if (!model::is_terminal(job.status)) return availability("delayed", "the workload has not exited yet");
+  return availability("unsupported", job.failure ? job.failure->summary : "the workload ended without an exit code");
+}
+
+}  // namespace
+
+Result<Json> estimate_job(const Context& ctx, const Call& call) {
+  auto spec = model::decode_job_spec(call.body, model::SpecMode::estimate);
+  if (!spec) return spec.error();
+  return ctx.engine.estimate(*spec, call.framing);
+}
+
+Result<Reply> submit_job(const Context& ctx, const Call& call) {
+  auto spec = model::decode_job_spec(call.body, model::SpecMode::submit);
+  if (!spec) return spec.error();
+  engine::SubmitRequest request{std::move(*spec), workspace_of(call), idempotency_key(call),
+                                util::sha256_hex(call.body.dump())};
+  auto submitted = ctx.engine.submit(std::move(request));
+  if (!submitted) return submitted.error();
+  const model::Job& job = submitted->job;
+  Reply reply = Reply::of(model::job_to_api(job, call.framing, ctx.now_ms()), submitted->replayed ? 200 : 202);
+  reply.headers.emplace_back("Location", call.base_url + "/v1/jobs/" + util::percent_encode(job.id));
+  return reply;
+}
+
+Result<Json> list_jobs(const Context& ctx, const Call& call) {
+  auto query = job_query(call);
+  if (!query) return query.error();
+  auto page = ctx.store.list_jobs(*query);
+  Json items = Json::array();
+  std::int64_t now = ctx.now_ms();
+  for (const auto& job : page.jobs) items.push_back(model::job_to_list_item(job, call.framing, now));
+  bool more = page.has_more && !page.jobs.empty();
+  return Json{{"jobs", std::move(items)},
+              {"limit", query->limit},
+              {"next_cursor", more ? Json(page.jobs.back().id) : Json(nullptr)},
+              {"has_more", more}};
+}
+
+// A job that started or finished renders the same until the store changes,
+// so its body is cached per store version.
+Result<Reply> get_job(const Context& ctx, const Call& call) {
+  std::uint64_t version = ctx.store.committed().version();
+  std::string key = call.capture(0) + (call.framing == model::Framing::plain ? "|plain" : "|envelope");
+  if (auto body = ctx.bodies->find(version, key)) return serialized_json(std::move(*body));
+  auto job = find_job(ctx, call);
+  if (!job) return job.error();
+  std::string body = dump_json(framed(model::job_to_api(*job, call.framing, ctx.now_ms()), call.framing));
+  if (job->started_ms || job->completed_ms) ctx.bodies->put(version, key, body);
+  return serialized_json(std::move(body));
+}
+
+Result<Json> get_runtime(const Context& ctx, const Call& call) {
+  auto job = find_job(ctx, call);
+  if (!job) return job.error();
+  if (!job->started_ms && !job->exit_code && !job->command_spawned)
+    return make_error("NOT_FOUND", "job runtime not available yet");
+  Json diagnostics = Json::array();
+  if (job->failure) diagnostics.push_back({{"code", job->failure->code}, {"message", job->failure->summary}});
+  return Json{{"job_id", job->id},
+              {"status", model::to_string(job->status)},
+              {"exit_code", job->exit_code ? Json(*job->exit_code) : Json(nullptr)},
+              {"timed_out", job->timed_out},
+              {"stdout_tail", job->stdout_tail},
+              {"stderr_tail", job->stderr_tail},
+              {"runtime_availability",
+               {{"exit_code", exit_code_availability(*job)},
+                {"stdout_tail", tail_availability(*job)},
+                {"stderr_tail", tail_availability(*job)}}},
+              {"diagnostics", std::move(diagnostics)}};
+}
+
+Result<Json> cancel_job(const Context& ctx, const Call& call) {
+  auto reason = body_string(call, "reason");
+  if (!reason) return reason.error();
+  auto job = ctx.engine.cancel(call.capture(0), workspace_of(call), *reason);
+  if (!job) return job.error();
+  std::string message = job->status_message.empty() ? "job cancelled" : job->status_message;
+  return Json{{"job_id", job->id},
+              {"id", job->id},
+              {"status", model::to_string(job->status)},
+              {"cancelled", true},
+              {"message", message},
+              {"status_reason", job->status_reason}};
+}
+
+}  // namespace jgrid::api

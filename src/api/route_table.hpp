@@ -1,0 +1,52 @@
+#pragma once
+// The one route table of api.md §2 and the matcher over it. Patterns are
+// literal segments and "{name}" captures; a final "{*}" captures the rest.
+// Families: plain routes under /v1/jobs… may also be served enveloped under
+// /v1/mcp/jobs… (same handler, Framing::envelope).
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "api/call.hpp"
+
+namespace jgrid::api {
+
+enum class BodyKind { none, json, optional_json, stream };
+enum class Families { plain, plain_and_mcp };
+
+struct RouteSpec {
+  std::string_view method;
+  std::string_view pattern;
+  std::variant<JsonHandler, ReplyHandler> handler;
+  BodyKind body = BodyKind::none;
+  Families families = Families::plain;
+};
+
+struct Route {
+  std::string method;
+  std::string pattern;               // as served, e.g. /v1/mcp/jobs/{id}
+  std::vector<std::string> segments;
+  std::variant<JsonHandler, ReplyHandler> handler;
+  BodyKind body = BodyKind::none;
+  model::Framing framing = model::Framing::plain;
+};
+
+// Every route, both families expanded. Static; thread-safe to read.
+const std::vector<Route>& routes();
+
+struct RouteMatch {
+  const Route* route = nullptr;
+  std::vector<std::string> captures;
+};
+
+// Splits `raw_path` (not yet decoded) on '/', tolerates one trailing slash,
+// percent-decodes each segment and finds the route. HEAD matches GET.
+// Errors: INVALID_REQUEST (malformed escape), NOT_FOUND (no such path),
+// METHOD_NOT_ALLOWED (path known, method not; message lists the allowed).
+Result<RouteMatch> match_route(std::string_view method, std::string_view raw_path);
+
+// The table itself (defined in routes.cpp, next to the handler declarations).
+const std::vector<RouteSpec>& route_specs();
+
+}  // namespace jgrid::api

@@ -1,0 +1,148 @@
+#include "jgrid/api/server.hpp"
+
+#include <netdb.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "api/body_cache.hpp"
+#include "api/call.hpp"
+#include "api/http_adapter.hpp"
+#include "api/task_pool.hpp"
+#include "jgrid/util/clock.hpp"
+
+namespace jgrid::api {
+namespace {
+
+constexpr std::size_t k_keep_alive_requests = 10000;
+constexpr std::size_t k_max_threads = 1024;  // connections served at once, streams included
+constexpr time_t k_keep_alive_seconds = 3;
+constexpr time_t k_io_timeout_seconds = 30;
+
+// "/api/" -> "/api"; "/" -> "".
+std::string normal_base_path(std::string path) {
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  if (!path.empty() && path.front() != '/') path.insert(path.begin(), '/');
+  return path;
+}
+
+ServerOptions normalised(ServerOptions options) {
+  options.base_path = normal_base_path(options.base_path);
+  options.threads = std::max(options.threads, 2);
+  options.heartbeat_ms = std::max<std::int64_t>(options.heartbeat_ms, 10);
+  return options;
+}
+
+std::string url_host(const std::string& host) {
+  if (host == "0.0.0.0" || host.empty()) return "127.0.0.1";
+  if (host == "::") return "[::1]";
+  return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
+
+// True when binding host:port fails because something else holds it.
+bool port_in_use(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0 || !found) return false;
+  int fd = ::socket(found->ai_family, found->ai_socktype, found->ai_protocol);
+  int yes = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  bool in_use = fd >= 0 && ::bind(fd, found->ai_addr, found->ai_addrlen) != 0 && errno == EADDRINUSE;
+  if (fd >= 0) ::close(fd);
+  freeaddrinfo(found);
+  return in_use;
+}
+
+Error bind_error(const std::string& host, int port) {
+  std::string where = "port " + std::to_string(port) + " on " + host;
+  nlohmann::json details = {{"host", host}, {"port", port}};
+  if (port_in_use(host, port))
+    return make_error("PORT_IN_USE", where + " is already in use: stop the other process or pass --port", details);
+  return make_error("BIND_FAILED", "cannot listen on " + where + ": " + std::strerror(errno), details);
+}
+
+}  // namespace
+
+struct Server::Impl {
+  ServerOptions options;
+  std::atomic<bool> stopping{false};
+  BodyCache bodies;
+  Context context;
+  HttpAdapter adapter;
+  httplib::Server http;
+  int port = 0;
+
+  Impl(engine::Engine& engine, const store::Store& store, ServerOptions opts)
+      : options(normalised(std::move(opts))),
+        context{engine, store, options, stopping, util::wall_now_ms(), &bodies},
+        adapter(context, "") {
+    auto threads = static_cast<std::size_t>(options.threads);
+    http.new_task_queue = [threads] { return new TaskPool(threads, std::max(threads, k_max_threads)); };
+    http.set_keep_alive_max_count(k_keep_alive_requests);
+    http.set_keep_alive_timeout(k_keep_alive_seconds);
+    http.set_read_timeout(k_io_timeout_seconds);
+    http.set_write_timeout(k_io_timeout_seconds);
+    http.set_tcp_nodelay(true);
+    // The library's default adds SO_REUSEPORT, which would let a second
+    // server share a busy port silently instead of failing with PORT_IN_USE.
+    http.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
+    // The handlers enforce max_body/max_upload with JSON errors; the
+    // library's own limit only stops what they would drain anyway.
+    auto limit = std::max(options.max_body_bytes, options.max_upload_bytes) + (64LL << 20);
+    http.set_payload_max_length(static_cast<std::size_t>(limit));
+    adapter.install(http);
+  }
+
+  std::string url() const {
+    if (!options.public_url.empty()) {
+      std::string url = options.public_url;
+      while (!url.empty() && url.back() == '/') url.pop_back();
+      return url;
+    }
+    return "http://" + url_host(options.host) + ":" + std::to_string(port) + options.base_path;
+  }
+};
+
+Server::Server(engine::Engine& engine, const store::Store& store, ServerOptions options)
+    : m_impl(std::make_unique<Impl>(engine, store, std::move(options))) {}
+
+Server::~Server() { stop(); }
+
+Result<int> Server::bind() {
+  auto& impl = *m_impl;
+  const std::string& host = impl.options.host;
+  if (impl.options.port == 0) {
+    impl.port = impl.http.bind_to_any_port(host);
+    if (impl.port < 0) return bind_error(host, 0);
+  } else {
+    if (!impl.http.bind_to_port(host, impl.options.port)) return bind_error(host, impl.options.port);
+    impl.port = impl.options.port;
+  }
+  impl.adapter.set_fallback_base_url("http://" + url_host(host) + ":" + std::to_string(impl.port) +
+                                     impl.options.base_path);
+  return impl.port;
+}
+
+void Server::run() {
+  if (m_impl->stopping.load()) return;
+  m_impl->http.listen_after_bind();
+}
+
+void Server::stop() {
+  m_impl->stopping.store(true);
+  m_impl->http.stop();
+}
+
+std::string Server::url() const { return m_impl->url(); }
+
+}  // namespace jgrid::api

@@ -1,0 +1,39 @@
+#pragma once
+// Server-Sent Events framing and the pacing of live followers (api.md §2.6,
+// §2.7). A follower re-reads the store after each commit; it never makes a
+// writer wait (the store only bumps a counter).
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "api/call.hpp"
+
+namespace jgrid::api {
+
+// "id: <id>\nevent: <type>\ndata: <one-line JSON>\n\n".
+std::string sse_event(std::int64_t id, std::string_view type, const Json& data);
+
+// Parses a Last-Event-ID (or cursor) value: a non-negative decimal, else 0.
+std::int64_t parse_event_id(const std::string& text);
+
+// Waits between reads of a live follower. Not thread-safe: one per stream.
+class Pacer {
+ public:
+  enum class Wake { changed, heartbeat, stopping };
+  explicit Pacer(const Context& ctx);
+  // The store's commit counter; take it before reading.
+  std::uint64_t version() const;
+  // Returns when the store committed after `seen`, a heartbeat is due, or
+  // the server is stopping (checked at least every 200 ms).
+  Wake wait(std::uint64_t seen);
+
+ private:
+  const Context& m_ctx;
+  std::chrono::steady_clock::time_point m_next_heartbeat;
+};
+
+// Response headers every stream carries.
+void add_stream_headers(Reply& reply);
+
+}  // namespace jgrid::api

@@ -1,0 +1,103 @@
+// api.md §2.9 step 2: PUT <upload_url>. The bytes go to a temporary file
+// next to the blob, hashed as they arrive, and are renamed into place only
+// when the whole body arrived within the limit: never held in memory.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+
+#include "api/errors.hpp"
+#include "api/handlers.hpp"
+#include "api/params.hpp"
+#include "api/signing.hpp"
+#include "jgrid/model/layout.hpp"
+#include "jgrid/util/clock.hpp"
+#include "jgrid/util/crypto.hpp"
+#include "jgrid/util/ids.hpp"
+
+namespace jgrid::api {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Past the limit the rest of the body is read and dropped (keeps the
+// connection usable), up to this much; beyond it reading stops.
+constexpr std::int64_t k_max_drain = 64LL << 20;
+
+struct FileCloser {
+  void operator()(std::FILE* file) const { std::fclose(file); }
+};
+
+struct Received {
+  std::int64_t size = 0;
+  std::string sha256;
+};
+
+Status authorise(const Context& ctx, const Call& call, const model::JobInput& input) {
+  std::string token = bearer_token(call);
+  if (!token.empty() && !input.token.empty() && util::constant_time_equal(token, input.token)) return Ok{};
+  auto signed_ok = verify_signature(ctx.options.signing_secret, upload_subject(input.id), call,
+                                    util::wall_now_ms() / 1000);
+  if (signed_ok || !token.empty() || call.param("sig")) return signed_ok;
+  return make_error("FORBIDDEN", "upload of " + input.id + " needs its signed URL or Authorization: Bearer <token>");
+}
+
+Error too_large(std::int64_t limit) {
+  return make_error("PAYLOAD_TOO_LARGE", "upload larger than the limit of " + std::to_string(limit) + " bytes",
+                    Json{{"limit_bytes", limit}});
+}
+
+// Streams the body into `temp`. Errors: PAYLOAD_TOO_LARGE, IO_ERROR,
+// INVALID_REQUEST (the body stopped early).
+Result<Received> receive(const Call& call, const fs::path& temp, std::int64_t limit) {
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(temp.c_str(), "wb"));
+  if (!file) return make_error("IO_ERROR", "cannot create " + temp.string());
+  util::Sha256 hash;
+  Received received;
+  bool write_failed = false;
+  bool complete = call.read_body([&](const char* data, std::size_t size) {
+    received.size += static_cast<std::int64_t>(size);
+    if (received.size > limit) return received.size <= limit + k_max_drain;
+    hash.update({data, size});
+    write_failed = write_failed || std::fwrite(data, 1, size, file.get()) != size;
+    return !write_failed;
+  });
+  if (received.size > limit) return too_large(limit);
+  if (write_failed || std::fflush(file.get()) != 0) return make_error("IO_ERROR", "cannot write " + temp.string());
+  if (!complete) return invalid_request("upload body ended before its declared length");
+  received.sha256 = hash.hex_digest();
+  return received;
+}
+
+Result<Received> store_blob(const Context& ctx, const Call& call, const std::string& input_id) {
+  fs::path blob = model::input_blob_path(ctx.options.data_dir, input_id);
+  std::error_code error;
+  fs::create_directories(blob.parent_path(), error);
+  fs::path temp = blob.string() + ".part-" + util::random_hex(6);
+  auto received = receive(call, temp, ctx.options.max_upload_bytes);
+  if (received) fs::rename(temp, blob, error);
+  if (!received || error) fs::remove(temp, error);
+  if (received && error) return make_error("IO_ERROR", "cannot move upload into " + blob.string());
+  return received;
+}
+
+}  // namespace
+
+Result<Reply> upload_input(const Context& ctx, const Call& call) {
+  auto input = ctx.store.get_input(call.capture(0));
+  if (!input || input->workspace != workspace_of(call)) return not_found("job input", call.capture(0));
+  if (auto allowed = authorise(ctx, call, *input); !allowed) return allowed.error();
+  if (input->status == "ready") return make_error("CONFLICT", "job input " + input->id + " is already complete");
+  if (call.content_length > ctx.options.max_upload_bytes) return too_large(ctx.options.max_upload_bytes);
+  auto received = store_blob(ctx, call, input->id);
+  if (!received) return received.error();
+  auto recorded = ctx.engine.record_upload(input->id, received->size, received->sha256);
+  if (!recorded) return recorded.error();
+  return Reply::of(Json{{"input_id", recorded->id},
+                        {"status", recorded->status},
+                        {"ready", recorded->status == "ready"},
+                        {"size_bytes", received->size},
+                        {"sha256", received->sha256}});
+}
+
+}  // namespace jgrid::api
