@@ -1,0 +1,127 @@
+// The running half of a ContainerRun: output, exit, timeout, removal.
+#include <algorithm>
+#include <cmath>
+
+#include "exec/container_engine.hpp"
+#include "exec/container_run.hpp"
+#include "jgrid/util/log.hpp"
+#include "jgrid/util/strings.hpp"
+
+namespace jgrid::exec {
+namespace {
+
+constexpr std::chrono::milliseconds k_max_poll{50};
+constexpr std::chrono::seconds k_log_drain{5};
+constexpr std::chrono::minutes k_command_timeout{2};
+constexpr int k_sigkill_exit = 137;
+
+// Real time until a clock deadline, capped so that stops are noticed.
+std::chrono::milliseconds poll_for(std::optional<std::int64_t> deadline_ms, const util::Clock& clock) {
+  if (!deadline_ms) return k_max_poll;
+  double scale = clock.scale() > 0 && std::isfinite(clock.scale()) ? clock.scale() : 1.0;
+  auto real_ms = static_cast<std::int64_t>(std::ceil((*deadline_ms - clock.now_ms()) / scale));
+  return std::clamp(std::chrono::milliseconds(real_ms), std::chrono::milliseconds(1), k_max_poll);
+}
+
+std::string format_seconds(double seconds) {
+  auto whole = static_cast<long long>(seconds);
+  return whole == seconds ? std::to_string(whole) + "s" : std::to_string(seconds) + "s";
+}
+
+}  // namespace
+
+void ContainerRun::on_log_line(const std::string& stream, const std::string& line) {
+  std::size_t& skip = stream == "stderr" ? m_skip.stderr_lines : m_skip.stdout_lines;
+  if (skip > 0) {
+    --skip;
+    return;
+  }
+  report([&](RunSink& sink) { sink.output(job_id(), stream, line); });
+}
+
+RunOutcome ContainerRun::follow() {
+  auto logs =
+      StreamedProcess::start(engine_argv({"logs", "-f", m_name}),
+                             [this](const std::string& stream, const std::string& line) { on_log_line(stream, line); });
+  if (!logs.ok())
+    report([&](RunSink& sink) {
+      sink.output(job_id(), "stderr", "jgrid: cannot follow output: " + logs.error().message);
+    });
+  std::string wait_out, wait_err;
+  auto waiter = StreamedProcess::start(
+      engine_argv({"wait", m_name}),
+      [&](const std::string& stream, const std::string& line) { (stream == "stdout" ? wait_out : wait_err) = line; });
+  if (!waiter.ok())
+    return RunOutcome{std::nullopt, false, "INTERNAL", "cannot wait for " + m_name + ": " + waiter.error().message};
+  bool timed_out = false;
+  std::optional<int> waited = wait_for_exit(*waiter.value(), timed_out);
+  if (stopping()) return RunOutcome{};
+  if (logs.ok() && !logs.value()->wait_done(k_log_drain)) logs.value()->kill();
+  auto parsed = waited == 0 ? util::parse_int(util::trim(wait_out)) : std::nullopt;
+  std::optional<int> exit_code;
+  if (parsed) exit_code = static_cast<int>(*parsed);
+  return outcome_of(exit_code, timed_out, wait_err.empty() ? "exit " + std::to_string(waited.value_or(-1)) : wait_err);
+}
+
+// The exit status of `wait` itself once it ended; nullopt when a stop came first.
+std::optional<int> ContainerRun::wait_for_exit(StreamedProcess& waiter, bool& timed_out) {
+  std::optional<std::int64_t> deadline;
+  if (auto seconds = m_request.job.spec.timeout_seconds) {
+    std::int64_t from = m_mode == Mode::start ? m_running_at_ms : m_request.job.started_ms.value_or(m_clock->now_ms());
+    deadline = from + static_cast<std::int64_t>(*seconds * 1000.0);
+  }
+  while (!waiter.wait_done(poll_for(timed_out ? std::nullopt : deadline, *m_clock))) {
+    if (stopping()) return std::nullopt;
+    if (deadline && !timed_out && m_clock->now_ms() >= *deadline) {
+      timed_out = true;
+      stop_container();
+    }
+  }
+  return waiter.exit_code();
+}
+
+RunOutcome ContainerRun::outcome_of(std::optional<int> exit_code, bool timed_out, const std::string& wait_error) {
+  if (!exit_code) {
+    remove_container();
+    return RunOutcome{
+        std::nullopt, timed_out, "NODE_LOST",
+        "lost container " + m_name + " of " + job_id() + ": " + engine_kind(m_options.engine) + " wait: " + wait_error};
+  }
+  bool oom = *exit_code == k_sigkill_exit && !timed_out && oom_killed();
+  remove_container();
+  RunOutcome outcome{exit_code, timed_out, "", "workload exited with code " + std::to_string(*exit_code)};
+  if (timed_out) {
+    outcome.failure_code = "TIMED_OUT";
+    outcome.message =
+        "workload exceeded its timeout of " + format_seconds(*m_request.job.spec.timeout_seconds) + " and was stopped";
+  } else if (oom) {
+    outcome.failure_code = "OOM";
+    outcome.message = "workload was killed: out of memory (exit code 137)";
+  } else if (*exit_code != 0) {
+    outcome.failure_code = "NONZERO_EXIT";
+  }
+  return outcome;
+}
+
+// `stop` sends SIGTERM and SIGKILL after the grace; `kill` covers an engine
+// whose stop failed.
+void ContainerRun::stop_container() {
+  auto stopped = run_command(engine_argv({"stop", "-t", std::to_string(m_options.stop_grace_seconds), m_name}),
+                             k_command_timeout + std::chrono::seconds(m_options.stop_grace_seconds));
+  if (!stopped.ok() || stopped->exit_code != 0) (void)run_command(engine_argv({"kill", m_name}), k_command_timeout);
+}
+
+void ContainerRun::remove_container() {
+  auto removed = run_command(engine_argv({"rm", "-f", m_name}), k_command_timeout);
+  if (!removed.ok() || removed->exit_code != 0)
+    util::log(util::LogLevel::warn, "exec", "cannot remove container " + m_name,
+              {{"job_id", job_id()}, {"error", removed.ok() ? removed->last_error_line() : removed.error().message}});
+}
+
+bool ContainerRun::oom_killed() {
+  auto inspected =
+      run_command(engine_argv({"container", "inspect", "--format", "{{.State.OOMKilled}}", m_name}), k_command_timeout);
+  return inspected.ok() && inspected->exit_code == 0 && util::trim(inspected->out) == "true";
+}
+
+}  // namespace jgrid::exec
