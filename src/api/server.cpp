@@ -61,11 +61,12 @@ bool port_in_use(const std::string& host, int port) {
 }
 
 Error bind_error(const std::string& host, int port) {
+  int cause = errno;  // before the probe below changes it
   std::string where = "port " + std::to_string(port) + " on " + host;
   nlohmann::json details = {{"host", host}, {"port", port}};
   if (port_in_use(host, port))
     return make_error("PORT_IN_USE", where + " is already in use: stop the other process or pass --port", details);
-  return make_error("BIND_FAILED", "cannot listen on " + where + ": " + std::strerror(errno), details);
+  return make_error("BIND_FAILED", "cannot listen on " + where + ": " + std::strerror(cause), details);
 }
 
 }  // namespace

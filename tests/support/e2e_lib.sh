@@ -22,7 +22,7 @@ start_server() {
   "$BIN" serve --port 0 "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   SERVER_PID=$!
   for _ in $(seq 1 200); do
-    URL=$(sed -n 's/^jgrid-local ready url=//p' "$WORK/$name.out")
+    URL=$(sed -n 's/^jgrid-local ready url=//p' "$WORK/$name.out" 2>/dev/null || true)
     [ -n "$URL" ] && return 0
     kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/$name.err" >&2; fail "server $name exited early"; }
     sleep 0.05

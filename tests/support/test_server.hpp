@@ -238,7 +238,6 @@ class TestServer {
   std::int64_t count_jobs() const { return m_store->count_jobs(); }
   const store::Store& store() const { return *m_store; }
   engine::Engine& engine() { return *m_engine; }
-  store::Store& mutable_store() { return *m_store; }
 
   int port = 0;
   std::string url;
