@@ -91,6 +91,7 @@ TEST_CASE("engine scheduler holds nodes for a large job passed over by small one
 
   f.executor->finish(c3.id, 0);
   REQUIRE(f.reaches(big.id, JobStatus::assigned));
+  REQUIRE(f.executor->wait_started(5));  // assigned is committed just before the executor's start()
   CHECK(f.executor->request_of(big.id).job.placement->gpu_indices == std::vector<int>{0, 1});
   CHECK_FALSE(f.executor->was_started(c4.id));
 }
