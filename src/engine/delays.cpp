@@ -7,6 +7,7 @@ namespace jgrid::engine {
 namespace {
 
 constexpr std::int64_t k_tail_write_every_ms = 1000;  // real time
+constexpr std::int64_t k_delay_check_every_ms = 200;  // real time
 
 std::int64_t steady_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -17,7 +18,12 @@ std::int64_t steady_ms() {
 
 // Runs on every tick of the engine loop: delay thresholds, and the job
 // documents whose tails moved since they were last written (about once a second).
+// Visits every live job, so it runs at most every k_delay_check_every_ms
+// however often the loop wakes: a burst of submits onto a long queue must not
+// pay O(live jobs) each.
 void Engine::Impl::tick_locked() {
+  if (steady_ms() - m_last_tick_ms < k_delay_check_every_ms) return;
+  m_last_tick_ms = steady_ms();
   std::int64_t at = now();
   bool write_tails = steady_ms() - m_last_tail_write_ms >= k_tail_write_every_ms;
   if (write_tails) m_last_tail_write_ms = steady_ms();

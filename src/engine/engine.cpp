@@ -23,12 +23,13 @@ Result<model::Job> Engine::cancel(const std::string& job_id, const std::string& 
 }
 
 model::Json Engine::estimate(const model::JobSpec& spec, model::Framing framing) const {
-  std::vector<model::Node> nodes;
+  screen::Screening screening = screen_spec(m_impl->m_fleet, spec);
+  route::RouteResult route;
   {
     std::lock_guard lock(m_impl->m_mutex);
-    nodes = m_impl->m_pool.snapshot();
+    route = route::report(route::RouteRequest{spec, screening.intent}, m_impl->m_pool.index());
   }
-  return estimate_body(spec, route::place(spec, nodes, m_impl->m_fleet.seed), nodes, framing);
+  return estimate_body(spec, screening, route, framing);
 }
 
 std::vector<model::Node> Engine::nodes() const {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "lifecycle.hpp"
+#include "screening.hpp"
 
 namespace jgrid::engine {
 namespace {
@@ -21,34 +22,21 @@ double base_minutes(model::WorkloadType type) {
 
 double round_cents(double usd) { return std::round(usd * 100.0) / 100.0; }
 
-// The node the estimate talks about: the chosen one, else the cheapest it could wait for.
-const model::Node* likely_node(const RouteResult& route, const std::vector<model::Node>& nodes) {
-  if (route.placement) {
-    auto it = std::find_if(nodes.begin(), nodes.end(),
-                           [&](const model::Node& node) { return node.id == route.placement->node_id; });
-    return it == nodes.end() ? nullptr : &*it;
-  }
-  const model::Node* best = nullptr;
-  for (std::size_t i = 0; i < nodes.size() && i < route.candidates.size(); ++i) {
-    if (route.candidates[i].fits_when_empty && (!best || nodes[i].price_per_gpu_hour < best->price_per_gpu_hour))
-      best = &nodes[i];
-  }
-  return best;
+Json classification(const model::JobSpec& spec, const screen::Intent& intent) {
+  Json out = {{"workload_type", model::to_string(spec.workload_type)},
+              {"requires_gpu", spec.requires_gpu && spec.gpu_count > 0},
+              {"gpu_vendor", intent.vendor.empty() ? "any" : intent.vendor},
+              {"runtime", intent.runtime.empty() ? "auto" : intent.runtime},
+              {"acceleration_requirement", "gpu"},
+              {"confidence", intent.confidence},
+              {"reasons", intent.reasons}};
+  if (!spec.framework.empty()) out["framework"] = spec.framework;
+  return out;
 }
 
-Json classification(const model::JobSpec& spec) {
-  std::string vendor = route::intent_vendor(spec);
-  Json reasons = Json::array();
-  if (!spec.gpu_vendor.empty()) reasons.push_back("gpu_vendor " + spec.gpu_vendor + " stated");
-  if (!spec.runtime.empty()) reasons.push_back("runtime " + spec.runtime + " stated");
-  if (!spec.framework.empty()) reasons.push_back("framework " + spec.framework + " stated");
-  if (reasons.empty()) reasons.push_back("no accelerator intent stated: any GPU vendor");
-  std::string runtime = vendor == "amd" ? "rocm" : vendor == "nvidia" ? "cuda" : "auto";
-  Json out = {{"workload_type", model::to_string(spec.workload_type)}, {"requires_gpu", spec.requires_gpu},
-              {"gpu_vendor", vendor}, {"runtime", spec.runtime.empty() || spec.runtime == "auto" ? runtime : spec.runtime},
-              {"acceleration_requirement", "gpu"}, {"confidence", vendor == "any" ? "medium" : "high"},
-              {"reasons", reasons}};
-  if (!spec.framework.empty()) out["framework"] = spec.framework;
+Json warning_texts(const screen::Screening& screening) {
+  Json out = Json::array();
+  for (const auto& check : screening.warnings()) out.push_back(check.rule + ": " + check.message);
   return out;
 }
 
@@ -126,33 +114,38 @@ RuntimeEstimate estimate_runtime(const model::JobSpec& spec) {
   return estimate;
 }
 
-double likely_price(const RouteResult& route, const std::vector<model::Node>& nodes) {
-  const model::Node* node = likely_node(route, nodes);
-  return node ? node->price_per_gpu_hour : 0;
-}
+double likely_price(const RouteResult& route) { return route.likely_node ? route.likely_node->price_per_gpu_hour : 0; }
 
-model::Json estimate_body(const model::JobSpec& spec, const RouteResult& route, const std::vector<model::Node>& nodes,
+model::Json estimate_body(const model::JobSpec& spec, const screen::Screening& screening, const RouteResult& route,
                           model::Framing framing) {
-  bool unavailable = route.status == RouteResult::Status::unavailable;
-  Json out = {{"available", !unavailable}, {"can_submit", !unavailable}};
-  out["screening"] = {{"can_submit", true}, {"blocked_checks", Json::array()}, {"checks", Json::array()},
-                      {"warnings", Json::array()}, {"fixes", Json::array()}};
-  out["classification"] = classification(spec);
+  bool unplaceable = route.status == RouteResult::Status::unavailable;
+  bool blocked = screening.blocked();
+  Json out = {{"available", !unplaceable && !blocked}, {"can_submit", !unplaceable && !blocked}};
+  out["screening"] = screen::screening_to_json(screening);
+  out["classification"] = classification(spec, screening.intent);
   out["routing"] = routing(route);
   out["capacity"] = capacity(route);
   out["capacity_status"] = capacity_status(route);
-  add_costs(out, spec, likely_price(route, nodes), framing);
+  add_costs(out, spec, likely_price(route), framing);
   if (route.status == RouteResult::Status::queued)
     out["estimated_queue_wait_seconds"] = static_cast<int>(std::ceil(estimate_runtime(spec).expected_minutes * 60));
-  add_likely_gpu(out, likely_node(route, nodes));
+  add_likely_gpu(out, route.likely_node ? &*route.likely_node : nullptr);
   out["candidate_count"] = feasible_count(route);
   out["constraints_relaxed"] = Json::array();
   out["constraints_relaxed_applied"] = false;
-  out["confidence"] = route.status == RouteResult::Status::available ? "high" : unavailable ? "low" : "medium";
+  out["confidence"] = route.status == RouteResult::Status::available ? "high" : unplaceable ? "low" : "medium";
   out["explanation"] = route.explanation;
-  out["unavailable_reason"] = unavailable ? Json(route.explanation) : Json(nullptr);
-  out["unavailable_code"] = unavailable ? Json("CAPACITY_UNAVAILABLE") : Json(nullptr);
-  out["warnings"] = Json::array();
+  out["unavailable_reason"] = nullptr;
+  out["unavailable_code"] = nullptr;
+  if (unplaceable) {
+    out["unavailable_reason"] = route.explanation;
+    out["unavailable_code"] = "CAPACITY_UNAVAILABLE";
+  }
+  if (blocked) {
+    out["unavailable_reason"] = "screening blocked the workload: " + join_rules(screening.blocked_rules());
+    out["unavailable_code"] = "SCREENING_REJECTED";
+  }
+  out["warnings"] = warning_texts(screening);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "jgrid/model/job.hpp"
 #include "jgrid/model/node.hpp"
 #include "jgrid/route/placer.hpp"
+#include "jgrid/screen/screen.hpp"
 
 namespace jgrid::engine {
 
@@ -20,10 +21,13 @@ RuntimeEstimate estimate_runtime(const model::JobSpec& spec);
 
 // The GPU-hour price the job would pay: the placement's node, else the
 // cheapest node it could use once GPUs free up; 0 when none.
-double likely_price(const route::RouteResult& route, const std::vector<model::Node>& nodes);
+double likely_price(const route::RouteResult& route);
 
-// The api.md §2.1 body for `spec` routed as `route` over `nodes`.
-model::Json estimate_body(const model::JobSpec& spec, const route::RouteResult& route,
-                          const std::vector<model::Node>& nodes, model::Framing framing);
+// The api.md §2.1 body for `spec`, screened as `screening` and routed as
+// `route` (a route::report(), so routing.candidates lists every node). A
+// blocked screening makes can_submit false with unavailable_code
+// SCREENING_REJECTED; an unplaceable route, CAPACITY_UNAVAILABLE.
+model::Json estimate_body(const model::JobSpec& spec, const screen::Screening& screening,
+                          const route::RouteResult& route, model::Framing framing);
 
 }  // namespace jgrid::engine

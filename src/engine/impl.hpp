@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -25,6 +26,7 @@
 #include "live_job.hpp"
 #include "node_pool.hpp"
 #include "recorder.hpp"
+#include "screening.hpp"
 #include "workspace.hpp"
 
 namespace jgrid::engine {
@@ -33,6 +35,19 @@ namespace jgrid::engine {
 // waits for reserves those nodes: nothing behind it in the queue is placed
 // there until it is.
 inline constexpr int k_max_bypasses = 3;
+
+// The working state of one scheduling pass (scheduler.cpp). Within a pass
+// the free capacity only shrinks and held classes only grow, so a route key
+// that failed once fails for every later job with the same key.
+struct SchedulePass {
+  std::set<std::uint32_t> held;  // node classes held for starving jobs
+  // Route keys that failed this pass; the result once routed (nullopt when
+  // skipped because no node of the vendor had enough free GPUs).
+  std::map<std::string, std::optional<route::RouteResult>> failed;
+  std::vector<LiveJob*> heads;   // the first waiting job of each failed key
+  store::WriteBatch batch;
+  std::vector<std::string> launches;
+};
 
 struct Engine::Impl final : exec::RunSink {
   Impl(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fleet fleet, exec::ExecutorRegistry executors,
@@ -50,12 +65,16 @@ struct Engine::Impl final : exec::RunSink {
   void release_key(const SubmitRequest& request);
   Status check_inputs(const model::JobSpec& spec, const std::string& workspace) const;
   Result<SubmitResult> submit_new(const SubmitRequest& request);
-  Result<model::Job> commit_new_job(model::Job job);
+  Result<model::Job> commit_new_job(model::Job job, const screen::Screening& screening);
 
   // scheduler.cpp
   void run_loop();
   std::vector<std::string> schedule_locked();
-  void assign_locked(LiveJob& live, model::Placement placement, store::WriteBatch& batch);
+  bool visit_locked(LiveJob& live, SchedulePass& pass);
+  void wait_locked(LiveJob& live, SchedulePass& pass, bool head);
+  const route::RouteResult& why_waiting_locked(LiveJob& live, SchedulePass& pass);
+  void note_fresh_locked(SchedulePass& pass);
+  void assign_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch);
   void note_waiting_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch);
 
   // launch.cpp
@@ -92,6 +111,8 @@ struct Engine::Impl final : exec::RunSink {
   // transitions.cpp: shared by every file above.
   std::int64_t now() const { return m_clock->now_ms(); }
   LiveJob* find_live_locked(const std::string& job_id);
+  // Puts a live job in the queue; the next pass notes its wait if it cannot be placed.
+  void queue_job_locked(LiveJob& live);
   void stage_locked(LiveJob& live, store::WriteBatch& batch);
   void enqueue_locked(store::WriteBatch batch);
   void wake_locked();
@@ -120,11 +141,13 @@ struct Engine::Impl final : exec::RunSink {
   std::set<std::string> m_pending_keys;
   std::map<std::string, LiveJob> m_live;
   JobQueue m_queue;
+  std::vector<std::string> m_fresh;             // queued since the last pass
   NodePool m_pool;
   Recorder m_recorder;
   std::set<std::string> m_launching;            // executor start() in progress
   std::set<std::string> m_cancel_after_launch;  // cancelled while starting
   std::int64_t m_last_tail_write_ms = 0;        // steady ms of the last periodic tail write
+  std::int64_t m_last_tick_ms = 0;              // steady ms of the last delay check
 };
 
 }  // namespace jgrid::engine

@@ -33,4 +33,11 @@ std::vector<std::string> JobQueue::ordered() const {
   return ids;
 }
 
+void JobQueue::visit(const std::function<bool(const std::string&)>& visit) {
+  for (auto it = m_order.begin(); it != m_order.end();) {
+    auto current = it++;  // the visit may erase `current`
+    if (!visit(std::get<2>(*current))) return;
+  }
+}
+
 }  // namespace jgrid::engine

@@ -2,6 +2,7 @@
 // The queue of jobs waiting for a node: priority (high, balanced, low), then
 // first in, first out. Not synchronised; the engine mutex guards it.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -23,6 +24,10 @@ class JobQueue {
   std::size_t size() const;
   // Job ids in scheduling order.
   std::vector<std::string> ordered() const;
+  // Calls `visit` with each queued job id in scheduling order until it
+  // returns false. `visit` may remove the job it was given (and no other);
+  // the id it receives dies with that removal. No copy of the queue is made.
+  void visit(const std::function<bool(const std::string&)>& visit);
 
  private:
   using Key = std::tuple<int, std::uint64_t, std::string>;  // rank, arrival, id

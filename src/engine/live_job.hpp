@@ -4,13 +4,17 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "jgrid/model/job.hpp"
+#include "jgrid/screen/screen.hpp"
 
 namespace jgrid::engine {
 
 struct LiveJob {
   model::Job job;
+  screen::Intent intent;            // from screening at submit (or at adoption after a restart)
+  std::string route_key;            // route::route_key(spec, intent), computed when first routed
   std::int64_t event_sequence = 0;  // last per-job event sequence used
   std::int64_t log_sequence = 0;    // last per-job log sequence used
   std::int64_t log_bytes = 0;       // workload output kept so far
@@ -22,7 +26,7 @@ struct LiveJob {
   bool tails_dirty = false;         // tails changed since the job doc was last written
   bool holds_gpus = false;          // its placement's GPUs are reserved in the node pool
   int bypassed = 0;                 // later jobs placed on nodes this one waits for
-  std::set<std::string> eligible_nodes;  // nodes it could use once GPUs free up
+  std::vector<std::uint32_t> fitting_classes;  // node classes it could use once GPUs free up (sorted)
 };
 
 }  // namespace jgrid::engine

@@ -4,55 +4,63 @@
 
 namespace jgrid::engine {
 
-NodePool::NodePool(std::vector<model::Node> nodes) {
+std::vector<model::Node> NodePool::all_free(std::vector<model::Node> nodes) {
   for (auto& node : nodes) {
-    m_index[node.id] = m_slots.size();
-    std::size_t count = static_cast<std::size_t>(std::max(node.gpu_count, 0));
-    m_slots.push_back(Slot{std::move(node), std::vector<bool>(count, false), 0});
+    node.gpus_free = std::max(node.gpu_count, 0);
+    node.running_jobs = 0;
   }
+  return nodes;
 }
 
-model::Node NodePool::view(const Slot& slot) const {
-  model::Node node = slot.node;
-  node.gpus_free = static_cast<int>(std::count(slot.used.begin(), slot.used.end(), false));
-  node.running_jobs = slot.running_jobs;
+NodePool::NodePool(std::vector<model::Node> nodes, std::uint64_t seed) : m_index(all_free(std::move(nodes)), seed) {
+  m_used.reserve(m_index.size());
+  for (const auto& node : m_index.nodes()) m_used.emplace_back(static_cast<std::size_t>(node.gpu_count), false);
+}
+
+model::Node NodePool::view(model::Node node) {
   if (node.status == model::NodeStatus::online && node.gpus_free == 0) node.status = model::NodeStatus::busy;
   return node;
 }
 
 std::vector<model::Node> NodePool::snapshot() const {
   std::vector<model::Node> nodes;
-  nodes.reserve(m_slots.size());
-  for (const auto& slot : m_slots) nodes.push_back(view(slot));
+  nodes.reserve(m_index.size());
+  for (const auto& node : m_index.nodes()) nodes.push_back(view(node));
   return nodes;
 }
 
 std::optional<model::Node> NodePool::find(const std::string& node_id) const {
-  auto it = m_index.find(node_id);
-  if (it == m_index.end()) return std::nullopt;
-  return view(m_slots[it->second]);
+  auto slot = m_index.slot_of(node_id);
+  if (!slot) return std::nullopt;
+  return view(m_index.node(*slot));
 }
 
 std::vector<int> NodePool::reserve(const std::string& node_id, int count) {
-  auto it = m_index.find(node_id);
-  if (it == m_index.end()) return {};
-  Slot& slot = m_slots[it->second];
+  auto slot = m_index.slot_of(node_id);
+  if (!slot) return {};
+  std::vector<bool>& used = m_used[*slot];
   std::vector<int> indices;
-  for (std::size_t i = 0; i < slot.used.size() && static_cast<int>(indices.size()) < count; ++i)
-    if (!slot.used[i]) indices.push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < used.size() && static_cast<int>(indices.size()) < count; ++i)
+    if (!used[i]) indices.push_back(static_cast<int>(i));
   if (static_cast<int>(indices.size()) < count) return {};
-  for (int index : indices) slot.used[static_cast<std::size_t>(index)] = true;
-  ++slot.running_jobs;
+  for (int index : indices) used[static_cast<std::size_t>(index)] = true;
+  const model::Node& node = m_index.node(*slot);
+  m_index.set_load(*slot, node.gpus_free - count, node.running_jobs + 1);
   return indices;
 }
 
 void NodePool::release(const std::string& node_id, const std::vector<int>& indices) {
-  auto it = m_index.find(node_id);
-  if (it == m_index.end()) return;
-  Slot& slot = m_slots[it->second];
-  for (int index : indices)
-    if (index >= 0 && static_cast<std::size_t>(index) < slot.used.size()) slot.used[static_cast<std::size_t>(index)] = false;
-  slot.running_jobs = std::max(slot.running_jobs - 1, 0);
+  auto slot = m_index.slot_of(node_id);
+  if (!slot) return;
+  std::vector<bool>& used = m_used[*slot];
+  int freed = 0;
+  for (int index : indices) {
+    if (index < 0 || static_cast<std::size_t>(index) >= used.size() || !used[static_cast<std::size_t>(index)]) continue;
+    used[static_cast<std::size_t>(index)] = false;
+    ++freed;
+  }
+  const model::Node& node = m_index.node(*slot);
+  m_index.set_load(*slot, node.gpus_free + freed, std::max(node.running_jobs - 1, 0));
 }
 
 }  // namespace jgrid::engine

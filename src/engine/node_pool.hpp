@@ -1,18 +1,24 @@
 #pragma once
 // GPU accounting of the fleet: which GPU indices of which node are taken.
+// Keeps the router's FleetIndex in step on every reserve and release, so
+// placing a job never copies or scans the whole fleet.
 // Not synchronised; the engine mutex guards it.
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "jgrid/model/node.hpp"
+#include "jgrid/route/fleet_index.hpp"
 
 namespace jgrid::engine {
 
 class NodePool {
  public:
-  explicit NodePool(std::vector<model::Node> nodes);
+  // Every node starts with all its GPUs free; `seed` keys the router's tie-break.
+  NodePool(std::vector<model::Node> nodes, std::uint64_t seed);
+
+  // The live fleet for route::place().
+  const route::FleetIndex& index() const { return m_index; }
 
   // Nodes with gpus_free and running_jobs from the accounting, and status
   // busy when an online node has no GPU free.
@@ -26,15 +32,11 @@ class NodePool {
   void release(const std::string& node_id, const std::vector<int>& indices);
 
  private:
-  struct Slot {
-    model::Node node;
-    std::vector<bool> used;
-    int running_jobs = 0;
-  };
-  model::Node view(const Slot& slot) const;
+  static model::Node view(model::Node node);
+  static std::vector<model::Node> all_free(std::vector<model::Node> nodes);
 
-  std::vector<Slot> m_slots;
-  std::map<std::string, std::size_t> m_index;
+  route::FleetIndex m_index;
+  std::vector<std::vector<bool>> m_used;  // by index slot
 };
 
 }  // namespace jgrid::engine

@@ -35,6 +35,7 @@ Status Engine::Impl::start() {
   if (Status committed = m_store.commit(std::move(batch)); !committed) {
     m_live.clear();
     m_queue = JobQueue{};
+    m_fresh.clear();
     return committed;
   }
   m_started = true;
@@ -63,6 +64,7 @@ void Engine::Impl::stop() {
 void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch) {
   const std::string id = job.id;
   LiveJob& live = m_live.emplace(id, LiveJob{std::move(job)}).first->second;
+  live.intent = screen_spec(m_fleet, live.job.spec).intent;
   live.event_sequence = m_store.max_event_sequence(id);
   live.log_sequence = m_store.max_log_sequence(id);
   switch (live.job.status) {
@@ -72,7 +74,7 @@ void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch) {
       stage_locked(live, batch);
       [[fallthrough]];
     case model::JobStatus::queued:
-      m_queue.push(id, live.job.spec.priority);
+      queue_job_locked(live);
       return;
     default:
       requeue_or_fail_locked(live, k_restart_reason, batch);
@@ -105,7 +107,7 @@ void Engine::Impl::requeue_or_fail_locked(LiveJob& live, const std::string& reas
                         std::to_string(m_options.max_attempts) + ")",
                     {{"attempt", attempt}, {"reason", reason}, {"node_id", node_id}}, "warning"});
   stage_locked(live, batch);
-  m_queue.push(job.id, job.spec.priority);
+  queue_job_locked(live);
 }
 
 }  // namespace jgrid::engine

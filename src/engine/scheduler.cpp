@@ -11,32 +11,24 @@ namespace {
 
 constexpr auto k_tick = std::chrono::milliseconds(200);
 
-// Nodes held for a starving job look full to the jobs queued behind it.
-std::vector<model::Node> hide_reserved(std::vector<model::Node> nodes, const std::set<std::string>& reserved) {
-  for (auto& node : nodes)
-    if (reserved.count(node.id)) node.gpus_free = 0;
-  return nodes;
-}
-
-// Keeps this pass's snapshot in step with the reservation just made.
-void take_gpus(std::vector<model::Node>& nodes, const model::Placement& placement) {
-  for (auto& node : nodes) {
-    if (node.id != placement.node_id) continue;
-    node.gpus_free -= placement.gpu_count;
-    ++node.running_jobs;
-    if (node.gpus_free <= 0 && node.status == model::NodeStatus::online) node.status = model::NodeStatus::busy;
-  }
-}
-
-void count_bypass(const std::vector<LiveJob*>& waiting, const std::string& node_id) {
-  for (LiveJob* earlier : waiting)
-    if (earlier->eligible_nodes.count(node_id)) ++earlier->bypassed;
+void count_bypass(const std::vector<LiveJob*>& heads, std::uint32_t node_class) {
+  for (LiveJob* earlier : heads)
+    if (std::binary_search(earlier->fitting_classes.begin(), earlier->fitting_classes.end(), node_class))
+      ++earlier->bypassed;
 }
 
 std::string gpu_list(const std::vector<int>& indices) {
   std::string text;
   for (int index : indices) text += (text.empty() ? "" : ",") + std::to_string(index);
   return text;
+}
+
+nlohmann::json route_data(const route::RouteResult& route) {
+  const model::Placement& placement = *route.placement;
+  return {{"node_id", placement.node_id},       {"node_name", placement.node_name},
+          {"gpu_model", placement.gpu_model},   {"score", placement.score},
+          {"candidates", placement.candidates}, {"runner_up_count", std::max(placement.candidates - 1, 0)},
+          {"reason", placement.reason},         {"reasons_summary", route.filtered}};
 }
 
 }  // namespace
@@ -64,33 +56,74 @@ void Engine::Impl::run_loop() {
 // later jobs on nodes it waits for, those nodes are held for it (hidden from
 // every job behind it) until it is placed: a large job is not starved by a
 // stream of small ones. Jobs ahead of it are not held back.
+//
+// A pass costs O(jobs visited), not O(queue × nodes): routing goes through
+// the node pool's index, a route key that failed is not routed again in the
+// same pass, and the pass stops as soon as no node has a GPU free. Jobs
+// queued since the last pass that the visit did not reach still get their
+// wait recorded.
 std::vector<std::string> Engine::Impl::schedule_locked() {
-  std::vector<std::string> launches;
-  if (m_queue.size() == 0) return launches;
-  std::vector<model::Node> nodes = m_pool.snapshot();
-  std::set<std::string> reserved;
-  std::vector<LiveJob*> waiting;
-  store::WriteBatch batch;
-  for (const auto& id : m_queue.ordered()) {
-    LiveJob& live = m_live.at(id);
-    auto route = route::place(live.job.spec, reserved.empty() ? nodes : hide_reserved(nodes, reserved), m_fleet.seed);
-    if (!route.placement) {
-      note_waiting_locked(live, route, batch);
-      waiting.push_back(&live);
-      if (live.bypassed >= k_max_bypasses) reserved.insert(live.eligible_nodes.begin(), live.eligible_nodes.end());
-      continue;
-    }
-    count_bypass(waiting, route.placement->node_id);
-    take_gpus(nodes, *route.placement);
-    assign_locked(live, std::move(*route.placement), batch);
-    launches.push_back(id);
-  }
-  enqueue_locked(std::move(batch));
-  return launches;
+  SchedulePass pass;
+  m_queue.visit([&](const std::string& id) { return visit_locked(m_live.at(id), pass); });
+  note_fresh_locked(pass);
+  enqueue_locked(std::move(pass.batch));
+  return std::move(pass.launches);
 }
 
-void Engine::Impl::assign_locked(LiveJob& live, model::Placement placement, store::WriteBatch& batch) {
+// Places one queued job or records its wait; false ends the pass.
+bool Engine::Impl::visit_locked(LiveJob& live, SchedulePass& pass) {
+  const route::FleetIndex& fleet = m_pool.index();
+  if (fleet.max_free("") == 0) return false;
+  if (live.route_key.empty()) live.route_key = route::route_key(live.job.spec, live.intent);
+  if (pass.failed.count(live.route_key)) {
+    wait_locked(live, pass, false);
+    return true;
+  }
+  if (fleet.max_free(live.intent.vendor) < std::max(live.job.spec.gpu_count, 1)) {
+    pass.failed.emplace(live.route_key, std::nullopt);
+    wait_locked(live, pass, true);
+    return true;
+  }
+  auto route = route::place(route::RouteRequest{live.job.spec, live.intent, &pass.held}, fleet);
+  if (!route.placement) {
+    pass.failed.emplace(live.route_key, std::move(route));
+    wait_locked(live, pass, true);
+    return true;
+  }
+  count_bypass(pass.heads, fleet.class_of(*fleet.slot_of(route.placement->node_id)));
+  pass.launches.push_back(live.job.id);
+  assign_locked(live, route, pass.batch);
+  return true;
+}
+
+// A job stays queued: its wait is recorded once, the first job of each
+// failed key counts the later placements that pass it, and a job passed
+// over too often holds the node classes it waits for.
+void Engine::Impl::wait_locked(LiveJob& live, SchedulePass& pass, bool head) {
+  if (!live.capacity_waiting) note_waiting_locked(live, why_waiting_locked(live, pass), pass.batch);
+  if (head) pass.heads.push_back(&live);
+  if (live.bypassed >= k_max_bypasses) pass.held.insert(live.fitting_classes.begin(), live.fitting_classes.end());
+}
+
+// The route result of the job's key in this pass, routing it when the pass skipped that.
+const route::RouteResult& Engine::Impl::why_waiting_locked(LiveJob& live, SchedulePass& pass) {
+  if (live.route_key.empty()) live.route_key = route::route_key(live.job.spec, live.intent);
+  auto& slot = pass.failed[live.route_key];
+  if (!slot) slot = route::place(route::RouteRequest{live.job.spec, live.intent, &pass.held}, m_pool.index());
+  return *slot;
+}
+
+void Engine::Impl::note_fresh_locked(SchedulePass& pass) {
+  for (const auto& id : m_fresh) {
+    LiveJob* live = find_live_locked(id);
+    if (live && !live->capacity_waiting && m_queue.contains(id)) wait_locked(*live, pass, false);
+  }
+  m_fresh.clear();
+}
+
+void Engine::Impl::assign_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch) {
   model::Job& job = live.job;
+  model::Placement placement = *route.placement;
   placement.gpu_indices = m_pool.reserve(placement.node_id, placement.gpu_count);
   live.holds_gpus = true;
   job.placement = placement;
@@ -98,7 +131,6 @@ void Engine::Impl::assign_locked(LiveJob& live, model::Placement placement, stor
   job.delay.reset();  // only queue delays can be set while queued
   live.capacity_waiting = live.phase_delayed = false;
   live.bypassed = 0;
-  live.eligible_nodes.clear();
   m_queue.remove(job.id);
   (void)move_status(job, model::JobStatus::assigned, now());
   enter_phase(job, model::Phase::scheduling, now());
@@ -106,9 +138,7 @@ void Engine::Impl::assign_locked(LiveJob& live, model::Placement placement, stor
   m_recorder.event(live, batch,
                    {"job.route_selected", "router",
                     "Selected " + placement.node_name + " (" + placement.gpu_model + "): " + placement.reason,
-                    {{"node_id", placement.node_id}, {"node_name", placement.node_name},
-                     {"gpu_model", placement.gpu_model}, {"score", placement.score},
-                     {"candidates", placement.candidates}, {"reason", placement.reason}}});
+                    route_data(route)});
   m_recorder.event(live, batch,
                    {"job.assigned", "scheduler",
                     "Assigned to " + placement.node_name + ", GPU " + gpu_list(placement.gpu_indices) +
@@ -119,10 +149,7 @@ void Engine::Impl::assign_locked(LiveJob& live, model::Placement placement, stor
 
 // Records the wait once per wait: the delay reason and one job.capacity_waiting event.
 void Engine::Impl::note_waiting_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch) {
-  live.eligible_nodes.clear();
-  for (const auto& candidate : route.candidates)
-    if (candidate.fits_when_empty) live.eligible_nodes.insert(candidate.node_id);
-  if (live.capacity_waiting) return;
+  live.fitting_classes = route.fitting_classes;
   live.capacity_waiting = true;
   live.job.delay = model::DelayReason{"CAPACITY_UNAVAILABLE", route.explanation};
   live.job.status_message = route.explanation;

@@ -8,12 +8,13 @@ namespace {
 
 std::string key_of(const SubmitRequest& request) { return request.workspace + '\n' + request.idempotency_key; }
 
-Error capacity_error(const route::RouteResult& route, const model::JobSpec& spec) {
+Error capacity_error(const route::RouteResult& route, const screen::Intent& intent, std::size_t nodes) {
   return make_error("CAPACITY_UNAVAILABLE", route.explanation,
                     {{"retry_after_seconds", 30},
                      {"route_status", "unavailable"},
-                     {"gpu_vendor", route::intent_vendor(spec)},
-                     {"nodes_considered", route.candidates.size()}});
+                     {"gpu_vendor", intent.vendor.empty() ? "any" : intent.vendor},
+                     {"unknown_cuda_heavy", intent.unknown_cuda_heavy},
+                     {"nodes_considered", nodes}});
 }
 
 model::Job new_job(const SubmitRequest& request, std::int64_t now_ms, double estimated_cost) {
@@ -34,9 +35,9 @@ model::Job new_job(const SubmitRequest& request, std::int64_t now_ms, double est
   return job;
 }
 
-nlohmann::json submitted_data(const model::Job& job) {
+nlohmann::json submitted_data(const model::Job& job, const screen::Intent& intent) {
   return {{"workload_type", model::to_string(job.spec.workload_type)},
-          {"gpu_vendor", route::intent_vendor(job.spec)},
+          {"gpu_vendor", intent.vendor.empty() ? "any" : intent.vendor},
           {"gpu_count", job.spec.gpu_count},
           {"priority", job.spec.priority}};
 }
@@ -90,32 +91,39 @@ Status Engine::Impl::check_inputs(const model::JobSpec& spec, const std::string&
   return Ok{};
 }
 
+// Screening, then the inputs, then whether the fleet could ever run it; only
+// then is anything stored.
 Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
+  screen::Screening screening = screen_spec(m_fleet, request.spec);
+  if (screening.blocked()) return screening_error(screening);
   if (auto inputs = check_inputs(request.spec, request.workspace); !inputs) return inputs.error();
-  std::vector<model::Node> nodes;
+  route::RouteResult route;
   {
     std::lock_guard lock(m_mutex);
-    nodes = m_pool.snapshot();
+    route = route::place(route::RouteRequest{request.spec, screening.intent}, m_pool.index());
   }
-  auto route = route::place(request.spec, nodes, m_fleet.seed);
-  if (route.status == route::RouteResult::Status::unavailable) return capacity_error(route, request.spec);
-  double cost = cost_for(likely_price(route, nodes), request.spec.gpu_count,
-                         estimate_runtime(request.spec).expected_minutes);
-  auto job = commit_new_job(new_job(request, now(), cost));
+  if (route.status == route::RouteResult::Status::unavailable)
+    return capacity_error(route, screening.intent, m_fleet.nodes.size());
+  double cost = cost_for(likely_price(route), request.spec.gpu_count, estimate_runtime(request.spec).expected_minutes);
+  auto job = commit_new_job(new_job(request, now(), cost), screening);
   if (!job) return job.error();
   return SubmitResult{std::move(*job), false};
 }
 
-// The job and its first two events are queued under the mutex (so their seqs
+// The job and its first three events are queued under the mutex (so their seqs
 // reach the store in order) and made durable by flush() outside it, where
 // concurrent submits share one transaction. Only then does the scheduler see it.
-Result<model::Job> Engine::Impl::commit_new_job(model::Job job) {
+Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Screening& screening) {
   const std::string id = job.id;
+  job.screening = job_screening(screening);
   {
     std::lock_guard lock(m_mutex);
-    LiveJob& live = m_live.emplace(id, LiveJob{std::move(job)}).first->second;
+    LiveJob& live = m_live.emplace(id, LiveJob{std::move(job), screening.intent}).first->second;
     store::WriteBatch batch;
-    m_recorder.event(live, batch, {"job.submitted", "api", "Job submitted: " + live.job.spec.name, submitted_data(live.job)});
+    m_recorder.event(live, batch,
+                     {"job.submitted", "api", "Job submitted: " + live.job.spec.name,
+                      submitted_data(live.job, live.intent)});
+    m_recorder.event(live, batch, screened_event(screening));
     m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node", {{"priority", live.job.spec.priority}}});
     stage_locked(live, batch);
     enqueue_locked(std::move(batch));
@@ -129,7 +137,7 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job) {
     return make_error("STORE_WRITE_FAILED", "committing job " + id + " failed: the store did not keep it");
   }
   if (!live) return std::move(*stored);  // cancelled while committing
-  m_queue.push(id, live->job.spec.priority);
+  queue_job_locked(*live);
   wake_locked();
   return live->job;
 }

@@ -12,12 +12,17 @@ Engine::Impl::Impl(store::Store& store, std::shared_ptr<util::Clock> clock, exec
       m_fleet(std::move(fleet)),
       m_executors(std::move(executors)),
       m_options(std::move(options)),
-      m_pool(m_fleet.nodes),
+      m_pool(m_fleet.nodes, m_fleet.seed),
       m_recorder(*m_clock, m_options.max_log_bytes) {}
 
 LiveJob* Engine::Impl::find_live_locked(const std::string& job_id) {
   auto it = m_live.find(job_id);
   return it == m_live.end() ? nullptr : &it->second;
+}
+
+void Engine::Impl::queue_job_locked(LiveJob& live) {
+  m_queue.push(live.job.id, live.job.spec.priority);
+  m_fresh.push_back(live.job.id);
 }
 
 void Engine::Impl::stage_locked(LiveJob& live, store::WriteBatch& batch) {

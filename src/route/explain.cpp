@@ -1,62 +1,142 @@
 #include "explain.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace jgrid::route {
 namespace {
 
-std::string stack_name(const Intent& intent) {
+const std::string k_cuda_only_fix =
+    "declare ROCm compatibility (gpu_vendor: amd + runtime: rocm with a ROCm image) to run on AMD, "
+    "or select an NVIDIA route (gpu_vendor: nvidia) on a fleet with NVIDIA capacity";
+
+std::string stack_name(const screen::Intent& intent) {
   std::string vendor = intent.vendor == "amd" ? "AMD" : "NVIDIA";
   std::string runtime = intent.runtime == "cuda" ? "CUDA" : intent.runtime == "rocm" ? "ROCm" : "";
   return runtime.empty() ? vendor : vendor + "/" + runtime;
 }
 
-bool fleet_has_stack(const Intent& intent, const std::vector<model::Node>& nodes) {
-  return std::any_of(nodes.begin(), nodes.end(), [&](const model::Node& node) {
-    return (intent.vendor == "any" || node.gpu_vendor == intent.vendor) &&
-           (intent.runtime.empty() || node.runtime == intent.runtime);
+bool fleet_has_stack(const screen::Intent& intent, const FleetIndex& fleet) {
+  const auto& ids = fleet.classes_of_vendor(intent.vendor);
+  return std::any_of(ids.begin(), ids.end(), [&](std::uint32_t id) {
+    const model::Node& node = fleet.node(fleet.classes()[id].prototype);
+    return intent.runtime.empty() || node.runtime == intent.runtime;
   });
 }
 
-std::string explain_unavailable(const RouteResult& result, const Intent& intent,
-                                const std::vector<model::Node>& nodes) {
-  if (nodes.empty()) return "no node in the fleet: add capacity";
-  if (!fleet_has_stack(intent, nodes))
-    return "no " + stack_name(intent) + " node in the fleet: declare a different route or add capacity";
-  return "no node in the fleet can run this job: " + summarize_reasons(result.candidates);
+// Counts the nodes of each class that cannot take the job now: a whole class
+// by its first class reason, else its nodes by live state (counts kept per
+// class, no node visited) or, for jobs asking for node labels, node by node.
+class ClassCounter {
+ public:
+  ClassCounter(const Demand& d, const FleetIndex& fleet) : m_d(d), m_fleet(fleet) {}
+
+  void count(const NodeClass& c, bool held) {
+    const model::Node& prototype = m_fleet.node(c.prototype);
+    if (!fits_class(m_d, prototype)) {
+      m_counts.add(first_class_reason(m_d, prototype), c.slots.size());
+    } else if (!m_d.node_labels.empty()) {
+      count_labelled(c, held);
+    } else {
+      count_states(c, held);
+    }
+  }
+  std::string text() const { return m_counts.text(); }
+
+ private:
+  void count_states(const NodeClass& c, bool held) {
+    if (c.draining > 0) m_counts.add(status_reason(model::NodeStatus::draining), static_cast<std::size_t>(c.draining));
+    if (c.offline > 0) m_counts.add(status_reason(model::NodeStatus::offline), static_cast<std::size_t>(c.offline));
+    for (int free = 0; free <= c.gpu_count; ++free) {
+      auto nodes = static_cast<std::size_t>(c.online_by_free[static_cast<std::size_t>(free)]);
+      if (nodes == 0) continue;
+      if (free < m_d.gpus)
+        m_counts.add(free_reason(free, c.gpu_count), nodes);
+      else if (held)
+        m_counts.add(k_held_reason, nodes);
+    }
+  }
+
+  // Node by node, for jobs that ask for node labels (labels vary within a class).
+  void count_labelled(const NodeClass& c, bool held) {
+    for (std::size_t slot : c.slots) {
+      const model::Node& node = m_fleet.node(slot);
+      if (!fits_labels(m_d, node)) {
+        m_counts.add(label_reason(m_d, node), 1);
+        continue;
+      }
+      auto reasons = state_reasons(m_d, node, held);
+      if (!reasons.empty()) m_counts.add(reasons.front(), 1);
+    }
+  }
+
+  const std::string& free_reason(int free, int gpu_count) {
+    auto [it, added] = m_free_reasons.try_emplace({free, gpu_count});
+    if (added) it->second = free_gpus_reason(free, gpu_count);
+    return it->second;
+  }
+
+  const Demand& m_d;
+  const FleetIndex& m_fleet;
+  ReasonCounts m_counts;
+  std::map<std::pair<int, int>, std::string> m_free_reasons;
+};
+
+std::string explain_cuda_only(const RouteResult& result, const screen::Intent& intent, const FleetIndex& fleet) {
+  std::string why = intent.reasons.empty() ? "" : " (" + intent.reasons.front() + ")";
+  if (!fleet_has_stack(intent, fleet))
+    return "no NVIDIA/CUDA node in the fleet for a workload that looks CUDA-only" + why +
+           ", and it is never placed on AMD: " + k_cuda_only_fix;
+  return "no NVIDIA/CUDA node in the fleet can run this workload that looks CUDA-only" + why + ": " + result.filtered +
+         "; " + k_cuda_only_fix;
+}
+
+std::string explain_unavailable(const RouteResult& result, const Demand& d, const FleetIndex& fleet) {
+  if (fleet.size() == 0) return "no node in the fleet: add capacity";
+  if (d.intent.unknown_cuda_heavy) return explain_cuda_only(result, d.intent, fleet);
+  if (!d.intent.vendor.empty() && !fleet_has_stack(d.intent, fleet))
+    return "no " + stack_name(d.intent) + " node in the fleet: declare a different route or add capacity";
+  return "no node in the fleet can run this job: " + result.filtered;
 }
 
 }  // namespace
 
-std::string summarize_reasons(const std::vector<Candidate>& candidates) {
-  std::vector<std::pair<std::string, int>> groups;  // first-seen order, then stable sort by count
-  for (const auto& candidate : candidates) {
-    if (candidate.feasible || candidate.reasons.empty()) continue;
-    const std::string& reason = candidate.reasons.front();
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& group) { return group.first == reason; });
-    if (it == groups.end()) groups.emplace_back(reason, 1);
-    else ++it->second;
-  }
-  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+void ReasonCounts::add(const std::string& reason, std::size_t nodes) {
+  auto it = std::find_if(m_counts.begin(), m_counts.end(), [&](const auto& entry) { return entry.first == reason; });
+  if (it == m_counts.end())
+    m_counts.emplace_back(reason, nodes);
+  else
+    it->second += nodes;
+}
+
+std::string ReasonCounts::text() const {
+  auto sorted = m_counts;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string text;
-  for (const auto& [reason, count] : groups) {
+  for (const auto& [reason, count] : sorted) {
     if (!text.empty()) text += "; ";
     text += std::to_string(count) + (count == 1 ? " node: " : " nodes: ") + reason;
   }
   return text;
 }
 
-std::string explain(const RouteResult& result, const Intent& intent, const std::vector<model::Node>& nodes) {
+std::string summarize_fleet(const Demand& demand, const FleetIndex& fleet, const std::set<std::uint32_t>* held) {
+  ClassCounter counter(demand, fleet);
+  for (const NodeClass& node_class : fleet.classes()) counter.count(node_class, held && held->count(node_class.id) > 0);
+  return counter.text();
+}
+
+std::string explain(const RouteResult& result, const Demand& demand, const FleetIndex& fleet) {
   switch (result.status) {
     case RouteResult::Status::available:
       return "placed on " + result.placement->node_name + " (" + result.placement->gpu_model +
              "): " + result.placement->reason;
     case RouteResult::Status::queued:
-      return "no node has free capacity now: " + summarize_reasons(result.candidates);
+      return "no node has free capacity now: " + result.filtered;
     case RouteResult::Status::unavailable:
       break;
   }
-  return explain_unavailable(result, intent, nodes);
+  return explain_unavailable(result, demand, fleet);
 }
 
 }  // namespace jgrid::route

@@ -1,21 +1,38 @@
 #pragma once
-// The one sentence that says why a job was or was not placed.
+// The sentences that say why a job was or was not placed, computed from the
+// index's classes and buckets (never a scan of every node).
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "filters.hpp"
-#include "jgrid/model/node.hpp"
+#include "jgrid/route/fleet_index.hpp"
 #include "jgrid/route/placer.hpp"
 
 namespace jgrid::route {
 
-// "no AMD/ROCm node in the fleet: declare a different route or add capacity",
-// "no node has free capacity now: 3 nodes: vendor nvidia ≠ amd; 1 node: 0 of
-// 8 GPUs free", or for a placed job "placed on <name> (<model>): <reason>".
-std::string explain(const RouteResult& result, const Intent& intent, const std::vector<model::Node>& nodes);
+// Node counts by reason: "3 nodes: vendor nvidia ≠ amd; 1 node: 0 of 8 GPUs
+// free", most frequent first, first seen first among equal counts.
+class ReasonCounts {
+ public:
+  void add(const std::string& reason, std::size_t nodes);
+  bool empty() const { return m_counts.empty(); }
+  std::string text() const;
 
-// "3 nodes: vendor nvidia ≠ amd; 1 node: 0 of 8 GPUs free": infeasible
-// candidates grouped by their first reason, most frequent first.
-std::string summarize_reasons(const std::vector<Candidate>& candidates);
+ private:
+  std::vector<std::pair<std::string, std::size_t>> m_counts;
+};
+
+// The nodes of `fleet` that cannot take the job now, counted by their first
+// reason (the first of Candidate::reasons).
+std::string summarize_fleet(const Demand& demand, const FleetIndex& fleet, const std::set<std::uint32_t>* held);
+
+// result.explanation for a result whose status, placement and filtered are
+// set: "placed on <name> (<model>): <reason>", "no node has free capacity
+// now: …", "no AMD/ROCm node in the fleet: declare a different route or add
+// capacity", the CUDA-only message, or "no node in the fleet can run this
+// job: …".
+std::string explain(const RouteResult& result, const Demand& demand, const FleetIndex& fleet);
 
 }  // namespace jgrid::route

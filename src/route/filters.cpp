@@ -1,104 +1,216 @@
 #include "filters.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
-#include <functional>
 
 #include "jgrid/util/strings.hpp"
 
 namespace jgrid::route {
 namespace {
 
-using model::JobSpec;
+using model::Json;
 using model::Node;
 
-struct Check {
-  const JobSpec& spec;
-  const Intent& intent;
-  const Node& node;
-  Verdict& verdict;
+std::vector<std::string> lower_strings(const Json& constraints, const char* key) {
+  std::vector<std::string> out;
+  auto it = constraints.find(key);
+  if (it == constraints.end()) return out;
+  if (it->is_string()) out.push_back(util::to_lower(it->get<std::string>()));
+  if (it->is_array())
+    for (const auto& item : *it)
+      if (item.is_string()) out.push_back(util::to_lower(item.get<std::string>()));
+  return out;
+}
+
+std::string lower_string(const Json& constraints, const char* key) {
+  auto values = lower_strings(constraints, key);
+  return values.empty() ? "" : values.front();
+}
+
+std::vector<std::pair<std::string, std::string>> label_pairs(const Json& constraints) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto it = constraints.find("node_labels");
+  if (it == constraints.end() || !it->is_object()) return out;
+  for (const auto& [key, value] : it->items())
+    out.emplace_back(key, value.is_string() ? value.get<std::string>() : value.dump());
+  return out;
+}
+
+bool contains(const std::vector<std::string>& lowered, std::string_view value) {
+  return std::any_of(lowered.begin(), lowered.end(),
+                     [&](const std::string& item) { return equals_ignoring_case(item, value); });
+}
+
+double hourly_rate(const Demand& d, const Node& node) { return node.price_per_gpu_hour * d.gpus; }
+
+const std::string* missing_label(const Demand& d, const Node& node) {
+  for (const auto& [key, value] : d.node_labels) {
+    auto it = node.labels.find(key);
+    if (it == node.labels.end() || it->second != value) return &key;
+  }
+  return nullptr;
+}
+
+// One description filter: a cheap test, and the reason text only when it refuses.
+struct Filter {
+  bool (*pass)(const Demand&, const Node&);
+  std::string (*reason)(const Demand&, const Node&);
 };
 
-void check_status(Check& c) {
-  if (c.node.status == model::NodeStatus::draining || c.node.status == model::NodeStatus::offline)
-    c.verdict.not_now.push_back("node is " + std::string(model::to_string(c.node.status)));
+bool vendor_ok(const Demand& d, const Node& n) { return d.intent.vendor.empty() || n.gpu_vendor == d.intent.vendor; }
+std::string vendor_reason(const Demand& d, const Node& n) { return "vendor " + n.gpu_vendor + " ≠ " + d.intent.vendor; }
+
+// A vendor mismatch already says it all: the runtime only matters within a vendor.
+bool runtime_ok(const Demand& d, const Node& n) {
+  return d.intent.runtime.empty() || n.runtime == d.intent.runtime || !vendor_ok(d, n);
+}
+std::string runtime_reason(const Demand& d, const Node& n) { return "runtime " + n.runtime + " ≠ " + d.intent.runtime; }
+
+bool gpus_ok(const Demand& d, const Node& n) { return d.gpus <= n.gpu_count; }
+std::string gpus_reason(const Demand& d, const Node& n) {
+  return "needs " + std::to_string(d.gpus) + " GPUs, node has " + std::to_string(n.gpu_count);
 }
 
-void check_vendor(Check& c) {
-  if (c.intent.vendor != "any" && c.node.gpu_vendor != c.intent.vendor) {
-    c.verdict.never.push_back("vendor " + c.node.gpu_vendor + " ≠ " + c.intent.vendor);
-    return;
-  }
-  // A vendor mismatch already says it all; the runtime only matters within a vendor.
-  if (!c.intent.runtime.empty() && c.node.runtime != c.intent.runtime)
-    c.verdict.never.push_back("runtime " + c.node.runtime + " ≠ " + c.intent.runtime);
+bool vram_ok(const Demand& d, const Node& n) { return d.vram_per_gpu <= n.vram_gb; }
+std::string vram_reason(const Demand& d, const Node& n) {
+  return "needs " + format_number(d.vram_per_gpu) + " GB VRAM per GPU, node has " + format_number(n.vram_gb) + " GB";
 }
 
-void check_gpus(Check& c) {
-  int wanted = std::max(c.spec.gpu_count, 1);
-  if (wanted > c.node.gpu_count) {
-    c.verdict.never.push_back("needs " + std::to_string(wanted) + " GPUs, node has " +
-                              std::to_string(c.node.gpu_count));
-  } else if (c.node.gpus_free < wanted) {
-    c.verdict.not_now.push_back(std::to_string(std::max(c.node.gpus_free, 0)) + " of " +
-                                std::to_string(c.node.gpu_count) + " GPUs free");
-  }
+bool type_ok(const Demand& d, const Node& n) {
+  return d.spec.gpu_type.empty() || equals_ignoring_case(d.spec.gpu_type, n.gpu_model);
+}
+std::string type_reason(const Demand& d, const Node& n) { return "gpu_type " + d.spec.gpu_type + " ≠ " + n.gpu_model; }
+
+bool class_ok(const Demand& d, const Node& n) {
+  return d.spec.gpu_class.empty() || equals_ignoring_case(d.spec.gpu_class, n.gpu_class);
+}
+std::string class_reason(const Demand& d, const Node& n) {
+  return "gpu_class " + d.spec.gpu_class + " ≠ " + n.gpu_class;
 }
 
-void check_vram(Check& c) {
-  double needed = c.spec.min_vram_gb.value_or(0);
-  if (c.spec.model_size_gb) needed = std::max(needed, *c.spec.model_size_gb * 1.2 / std::max(c.spec.gpu_count, 1));
-  if (needed > c.node.vram_gb)
-    c.verdict.never.push_back("needs " + format_number(needed) + " GB VRAM per GPU, node has " +
-                              format_number(c.node.vram_gb) + " GB");
+bool family_ok(const Demand& d, const Node& n) { return !contains(d.avoid_families, n.gpu_family); }
+std::string family_reason(const Demand&, const Node& n) { return "gpu family " + n.gpu_family + " is avoided"; }
+
+bool region_ok(const Demand& d, const Node& n) {
+  return !d.region_strict || d.regions.empty() || contains(d.regions, n.region);
+}
+std::string region_reason(const Demand&, const Node& n) {
+  return "region " + n.region + " not in region_preference (strict)";
 }
 
-void check_gpu_type(Check& c) {
-  if (!c.spec.gpu_type.empty() && util::to_lower(c.spec.gpu_type) != util::to_lower(c.node.gpu_model))
-    c.verdict.never.push_back("gpu_type " + c.spec.gpu_type + " ≠ " + c.node.gpu_model);
+bool price_ok(const Demand& d, const Node& n) {
+  return !d.max_price_per_hour || hourly_rate(d, n) <= *d.max_price_per_hour;
+}
+std::string price_reason(const Demand& d, const Node& n) {
+  return "price " + format_usd(hourly_rate(d, n)) + "/hour for " + std::to_string(d.gpus) + " GPU" +
+         (d.gpus == 1 ? "" : "s") + " > max_price_per_hour " + format_usd(*d.max_price_per_hour);
 }
 
-void check_gpu_class(Check& c) {
-  if (!c.spec.gpu_class.empty() && util::to_lower(c.spec.gpu_class) != util::to_lower(c.node.gpu_class))
-    c.verdict.never.push_back("gpu_class " + c.spec.gpu_class + " ≠ " + c.node.gpu_class);
-}
-
-// Cheap checks first; the order is also the order reasons are listed in.
-const std::vector<std::function<void(Check&)>> k_checks = {
-    check_status, check_vendor, check_gpus, check_vram, check_gpu_type, check_gpu_class,
-};
+// Cheap first; the order is also the order reasons are listed in.
+const std::array<Filter, 9> k_filters = {{
+    {vendor_ok, vendor_reason},
+    {runtime_ok, runtime_reason},
+    {gpus_ok, gpus_reason},
+    {vram_ok, vram_reason},
+    {type_ok, type_reason},
+    {class_ok, class_reason},
+    {family_ok, family_reason},
+    {region_ok, region_reason},
+    {price_ok, price_reason},
+}};
 
 }  // namespace
 
-Intent intent_of(const JobSpec& spec) {
-  Intent intent{model::effective_vendor(spec), ""};
-  if (intent.vendor != "amd" && intent.vendor != "nvidia") {
-    intent.vendor = spec.runtime == "rocm" ? "amd" : spec.runtime == "cuda" ? "nvidia" : "any";
-  }
-  if (spec.runtime == "rocm" || spec.runtime == "cuda") {
-    intent.runtime = spec.runtime;
-  } else if (intent.vendor != "any") {
-    intent.runtime = intent.vendor == "amd" ? "rocm" : "cuda";
-  }
-  return intent;
+const std::string k_held_reason = "held for an earlier waiting job";
+
+Demand make_demand(const model::JobSpec& spec, const screen::Intent& intent) {
+  Demand d{spec, intent};
+  static const Json k_none = Json::object();
+  const Json& c = spec.constraints.is_object() ? spec.constraints : k_none;
+  d.gpus = std::max(spec.gpu_count, 1);
+  d.vram_per_gpu = spec.min_vram_gb.value_or(0);
+  if (spec.model_size_gb) d.vram_per_gpu = std::max(d.vram_per_gpu, *spec.model_size_gb * 1.2 / d.gpus);
+  d.avoid_families = lower_strings(c, "avoid_gpu_families");
+  d.regions = lower_strings(c, "region_preference");
+  d.region_strict = lower_string(c, "region_mode") == "strict";
+  if (auto it = c.find("max_price_per_hour"); it != c.end() && it->is_number())
+    d.max_price_per_hour = it->get<double>();
+  d.node_labels = label_pairs(c);
+  d.preferred_family = lower_string(c, "preferred_gpu_family");
+  d.mode = spec.optimize_for == "cost" || spec.optimize_for == "speed" ? spec.optimize_for : "balanced";
+  return d;
 }
 
-std::vector<std::string> Verdict::reasons() const {
-  std::vector<std::string> all = never;
-  all.insert(all.end(), not_now.begin(), not_now.end());
-  return all;
+bool fits_class(const Demand& demand, const Node& node) {
+  return std::all_of(k_filters.begin(), k_filters.end(), [&](const Filter& f) { return f.pass(demand, node); });
 }
 
-Verdict check_node(const JobSpec& spec, const Intent& intent, const Node& node) {
-  Verdict verdict;
-  Check check{spec, intent, node, verdict};
-  for (const auto& run : k_checks) run(check);
-  return verdict;
+std::vector<std::string> class_reasons(const Demand& demand, const Node& node) {
+  std::vector<std::string> reasons;
+  for (const Filter& filter : k_filters)
+    if (!filter.pass(demand, node)) reasons.push_back(filter.reason(demand, node));
+  return reasons;
+}
+
+std::string first_class_reason(const Demand& demand, const Node& node) {
+  auto failing =
+      std::find_if(k_filters.begin(), k_filters.end(), [&](const Filter& f) { return !f.pass(demand, node); });
+  return failing == k_filters.end() ? "" : failing->reason(demand, node);
+}
+
+bool fits_labels(const Demand& demand, const Node& node) { return missing_label(demand, node) == nullptr; }
+
+std::string label_reason(const Demand& demand, const Node& node) {
+  const std::string& key = *missing_label(demand, node);
+  auto wanted = std::find_if(demand.node_labels.begin(), demand.node_labels.end(),
+                             [&](const auto& pair) { return pair.first == key; });
+  return "node label " + key + "=" + wanted->second + " missing";
+}
+
+bool fits_description(const Demand& demand, const Node& node) {
+  return fits_class(demand, node) && fits_labels(demand, node);
+}
+
+std::vector<std::string> description_reasons(const Demand& demand, const Node& node) {
+  std::vector<std::string> reasons = class_reasons(demand, node);
+  if (!fits_labels(demand, node)) reasons.push_back(label_reason(demand, node));
+  return reasons;
+}
+
+std::string status_reason(model::NodeStatus status) { return "node is " + std::string(model::to_string(status)); }
+
+std::string free_gpus_reason(int gpus_free, int gpu_count) {
+  return std::to_string(std::max(gpus_free, 0)) + " of " + std::to_string(gpu_count) + " GPUs free";
+}
+
+std::vector<std::string> state_reasons(const Demand& demand, const Node& node, bool held) {
+  std::vector<std::string> reasons;
+  if (node.status == model::NodeStatus::draining || node.status == model::NodeStatus::offline)
+    reasons.push_back(status_reason(node.status));
+  if (demand.gpus <= node.gpu_count && node.gpus_free < demand.gpus)
+    reasons.push_back(free_gpus_reason(node.gpus_free, node.gpu_count));
+  if (held) reasons.push_back(k_held_reason);
+  return reasons;
+}
+
+bool region_preferred(const Demand& demand, const std::string& region) { return contains(demand.regions, region); }
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
 }
 
 std::string format_number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+std::string format_usd(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "$%.2f", value);
   return text;
 }
 

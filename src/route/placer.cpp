@@ -1,6 +1,8 @@
 #include "jgrid/route/placer.hpp"
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 #include "explain.hpp"
 #include "filters.hpp"
@@ -9,34 +11,77 @@
 namespace jgrid::route {
 namespace {
 
-Candidate make_candidate(const model::JobSpec& spec, const Intent& intent, const model::Node& node) {
-  Verdict verdict = check_node(spec, intent, node);
-  Candidate candidate{node.id, node.gpu_model};
-  candidate.feasible = verdict.feasible();
-  candidate.fits_when_empty = verdict.fits_when_empty();
-  candidate.reasons = verdict.reasons();
-  if (candidate.feasible) candidate.score = score_node(spec, node);
-  return candidate;
-}
+// The best node seen so far: highest score, then lowest tie hash, then slot.
+struct Best {
+  std::optional<std::size_t> slot;
+  double score = 0;
+  std::uint64_t hash = 0;
 
-// Index of the best feasible node: highest score, then lowest tie hash.
-std::optional<std::size_t> pick(const model::JobSpec& spec, const std::vector<model::Node>& nodes,
-                                const std::vector<Candidate>& candidates, std::uint64_t seed) {
-  std::optional<std::size_t> best;
-  std::uint64_t best_hash = 0;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    if (!candidates[i].feasible) continue;
-    std::uint64_t hash = tie_hash(seed, nodes[i].id, spec);
-    if (!best || candidates[i].score > candidates[*best].score ||
-        (candidates[i].score == candidates[*best].score && hash < best_hash)) {
-      best = i;
-      best_hash = hash;
-    }
+  void offer(std::size_t candidate, double candidate_score, std::uint64_t candidate_hash) {
+    if (slot && (candidate_score < score ||
+                 (candidate_score == score && std::tie(candidate_hash, candidate) > std::tie(hash, *slot))))
+      return;
+    slot = candidate;
+    score = candidate_score;
+    hash = candidate_hash;
   }
-  return best;
+};
+
+// Every node of a bucket scores alike (same description, free GPUs and
+// running jobs), and the bucket's first node has its lowest tie hash: one
+// score per non-empty bucket finds the class's best node.
+void consider_class(const Demand& d, const FleetIndex& fleet, const NodeClass& c, Best& best, int& feasible) {
+  if (d.gpus > c.gpu_count) return;
+  c.each_occupied(c.bucket_index(d.gpus, 0), [&](std::size_t index) {
+    const auto& bucket = c.buckets[index];
+    feasible += static_cast<int>(bucket.size());
+    auto [hash, slot] = *bucket.begin();
+    best.offer(slot, score_node(d, fleet.node(slot)), hash);
+  });
 }
 
-model::Placement make_placement(const model::JobSpec& spec, const model::Node& node, double score, int feasible) {
+// A job asking for node labels: the first node of each bucket that carries
+// them wins that bucket (buckets are in tie-hash order); every node is looked at.
+bool consider_labelled_class(const Demand& d, const FleetIndex& fleet, const NodeClass& c, bool held, Best& best,
+                             int& feasible) {
+  auto labelled = [&](std::size_t slot) { return fits_labels(d, fleet.node(slot)); };
+  if (std::none_of(c.slots.begin(), c.slots.end(), labelled)) return false;
+  if (held || d.gpus > c.gpu_count) return true;
+  c.each_occupied(c.bucket_index(d.gpus, 0), [&](std::size_t index) {
+    bool first = true;
+    for (auto [hash, slot] : c.buckets[index]) {
+      if (!labelled(slot)) continue;
+      ++feasible;
+      if (std::exchange(first, false)) best.offer(slot, score_node(d, fleet.node(slot)), hash);
+    }
+  });
+  return true;
+}
+
+struct Scan {
+  Best best;
+  int feasible = 0;                    // nodes that could take the job now
+  std::vector<std::uint32_t> fitting;  // classes it fits when their nodes are empty
+};
+
+// Only the classes of the intended vendor; the static filters once per class.
+Scan scan_classes(const Demand& d, const RouteRequest& request, const FleetIndex& fleet) {
+  Scan scan;
+  for (std::uint32_t id : fleet.classes_of_vendor(request.intent.vendor)) {
+    const NodeClass& node_class = fleet.classes()[id];
+    if (!fits_class(d, fleet.node(node_class.prototype))) continue;
+    bool held = request.held && request.held->count(id);
+    if (!d.node_labels.empty()) {
+      if (consider_labelled_class(d, fleet, node_class, held, scan.best, scan.feasible)) scan.fitting.push_back(id);
+      continue;
+    }
+    scan.fitting.push_back(id);
+    if (!held) consider_class(d, fleet, node_class, scan.best, scan.feasible);
+  }
+  return scan;
+}
+
+model::Placement make_placement(const Demand& d, const model::Node& node, double score, int feasible) {
   model::Placement placement;
   placement.node_id = node.id;
   placement.node_name = node.name;
@@ -47,47 +92,70 @@ model::Placement make_placement(const model::JobSpec& spec, const model::Node& n
   placement.gpu_family = node.gpu_family;
   placement.runtime = node.runtime;
   placement.runtime_version = node.runtime_version;
-  placement.gpu_count = std::max(spec.gpu_count, 1);
+  placement.gpu_count = d.gpus;
   placement.price_per_gpu_hour = node.price_per_gpu_hour;
-  placement.reason = placement_reason(spec, node, feasible);
+  placement.reason = placement_reason(d, node, feasible);
   placement.score = score;
   placement.candidates = feasible;
   return placement;
 }
 
-RouteResult::Status status_of(const std::vector<Candidate>& candidates) {
-  auto has = [&](auto predicate) { return std::any_of(candidates.begin(), candidates.end(), predicate); };
-  if (has([](const Candidate& c) { return c.feasible; })) return RouteResult::Status::available;
-  if (has([](const Candidate& c) { return c.fits_when_empty; })) return RouteResult::Status::queued;
-  return RouteResult::Status::unavailable;
+// The cheapest class the job fits once GPUs free up (first one among equal prices).
+std::optional<model::Node> cheapest_fitting(const FleetIndex& fleet, const std::vector<std::uint32_t>& fitting) {
+  const model::Node* cheapest = nullptr;
+  for (std::uint32_t id : fitting) {
+    const model::Node& node = fleet.node(fleet.classes()[id].prototype);
+    if (!cheapest || node.price_per_gpu_hour < cheapest->price_per_gpu_hour) cheapest = &node;
+  }
+  if (!cheapest) return std::nullopt;
+  return *cheapest;
 }
+
+RouteResult::Status status_of(const RouteResult& result) {
+  if (result.placement) return RouteResult::Status::available;
+  return result.fitting_classes.empty() ? RouteResult::Status::unavailable : RouteResult::Status::queued;
+}
+
+std::string optional_text(const std::optional<double>& value) { return value ? format_number(*value) : ""; }
 
 }  // namespace
 
 std::string_view to_string(RouteResult::Status status) {
   switch (status) {
-    case RouteResult::Status::available: return "available";
-    case RouteResult::Status::queued: return "queued";
-    case RouteResult::Status::unavailable: break;
+    case RouteResult::Status::available:
+      return "available";
+    case RouteResult::Status::queued:
+      return "queued";
+    case RouteResult::Status::unavailable:
+      break;
   }
   return "unavailable";
 }
 
-std::string intent_vendor(const model::JobSpec& spec) { return intent_of(spec).vendor; }
-
-RouteResult place(const model::JobSpec& spec, const std::vector<model::Node>& nodes, std::uint64_t seed) {
-  Intent intent = intent_of(spec);
+RouteResult place(const RouteRequest& request, const FleetIndex& fleet) {
+  Demand d = make_demand(request.spec, request.intent);
+  Scan scan = scan_classes(d, request, fleet);
   RouteResult result;
-  result.candidates.reserve(nodes.size());
-  for (const auto& node : nodes) result.candidates.push_back(make_candidate(spec, intent, node));
-  result.status = status_of(result.candidates);
-  if (auto best = pick(spec, nodes, result.candidates, seed)) {
-    int feasible = static_cast<int>(std::count_if(result.candidates.begin(), result.candidates.end(),
-                                                  [](const Candidate& c) { return c.feasible; }));
-    result.placement = make_placement(spec, nodes[*best], result.candidates[*best].score, feasible);
+  result.fitting_classes = std::move(scan.fitting);
+  if (scan.best.slot) {
+    result.placement = make_placement(d, fleet.node(*scan.best.slot), scan.best.score, scan.feasible);
+    result.likely_node = fleet.node(*scan.best.slot);
+  } else {
+    result.likely_node = cheapest_fitting(fleet, result.fitting_classes);
   }
-  result.explanation = explain(result, intent, nodes);
+  result.status = status_of(result);
+  result.filtered = summarize_fleet(d, fleet, request.held);
+  result.explanation = explain(result, d, fleet);
   return result;
+}
+
+std::string route_key(const model::JobSpec& spec, const screen::Intent& intent) {
+  // The CUDA-only explanation quotes the intent's first reason.
+  std::string cuda_heavy = intent.unknown_cuda_heavy && !intent.reasons.empty() ? intent.reasons.front() : "";
+  std::string key = intent.vendor + '|' + intent.runtime + '|' + cuda_heavy + '|' + std::to_string(spec.gpu_count) +
+                    '|' + optional_text(spec.min_vram_gb) + '|' + optional_text(spec.model_size_gb) + '|' +
+                    spec.gpu_type + '|' + spec.gpu_class + '|' + spec.optimize_for + '|';
+  return key + (spec.constraints.is_object() ? spec.constraints.dump() : "");
 }
 
 }  // namespace jgrid::route

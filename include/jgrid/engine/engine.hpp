@@ -13,7 +13,10 @@
 //
 // Scheduling: one thread ("engine loop") places queued jobs whenever
 // something changes (submit, end of a run, cancel), in priority order (high,
-// balanced, low) then first come first served. A job that cannot be placed
+// balanced, low) then first come first served. A pass routes through the
+// node pool's index (route::FleetIndex), does not route again a route key
+// that already failed in the pass, and stops once no node has a free GPU, so
+// a long queue on a full fleet costs little per pass. A job that cannot be placed
 // now waits in `queued` with delay_reason CAPACITY_UNAVAILABLE and one
 // job.capacity_waiting event. No starvation: once later jobs have been
 // placed k_max_bypasses (3) times on nodes a waiting job could use, those
@@ -78,10 +81,19 @@ class Engine {
   void stop();
   bool ready() const;
 
-  // Validated spec in; job out, committed. Errors: CONFLICT (idempotency key
-  // reused with another body), JOB_INPUT_NOT_FOUND / JOB_INPUT_NOT_READY,
-  // CAPACITY_UNAVAILABLE (no node of the whole fleet could ever run it;
-  // details.retry_after_seconds), STORE_WRITE_FAILED.
+  // Validated spec in; job out, committed. Screening runs first (rocm.md §2,
+  // with the fleet's image catalog as image metadata); the job records its
+  // checks and warnings and a job.screened event (source "screener", level
+  // "warning" when a rule warned), committed with job.submitted. Routing
+  // follows the screener's intent (rocm.md §3).
+  // Errors, none of which stores anything: SCREENING_REJECTED ("screening
+  // blocked the workload: image.cuda_name", details {blocked_checks: [rule
+  // ids], checks: [Check], fixes: [text]}), CONFLICT (idempotency key reused
+  // with another body), JOB_INPUT_NOT_FOUND / JOB_INPUT_NOT_READY,
+  // CAPACITY_UNAVAILABLE (no node of the whole fleet could ever run it, e.g.
+  // AMD intent without AMD nodes, or a CUDA-only image without NVIDIA nodes;
+  // the message says what to change; details.retry_after_seconds),
+  // STORE_WRITE_FAILED.
   Result<SubmitResult> submit(SubmitRequest request);
 
   // Cancels a live job: the executor is stopped and the job is `cancelled`
@@ -89,7 +101,10 @@ class Engine {
   // CONFLICT (already terminal).
   Result<model::Job> cancel(const std::string& job_id, const std::string& workspace, const std::string& reason);
 
-  // api.md §2.1 body for `spec` (read-only; nothing stored).
+  // api.md §2.1 body for `spec` (read-only; nothing stored): the screening,
+  // the classification from the screener's intent, and routing.candidates
+  // listing every node with its reasons. A blocked screening gives
+  // can_submit false and unavailable_code SCREENING_REJECTED.
   model::Json estimate(const model::JobSpec& spec, model::Framing framing) const;
 
   std::vector<model::Node> nodes() const;

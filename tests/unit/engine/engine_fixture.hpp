@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "node_fixture.hpp"
+
 #include "jgrid/engine/engine.hpp"
 #include "jgrid/util/ids.hpp"
 
@@ -113,31 +115,36 @@ class FakeExecutor final : public exec::Executor {
   std::atomic<int> m_shutdowns{0};
 };
 
-inline model::Node make_node(const std::string& name, const std::string& vendor, int gpus, double price = 2.0) {
-  model::Node node;
-  node.id = "node_" + name;
-  node.name = name;
-  node.gpu_vendor = vendor;
-  node.runtime = vendor == "amd" ? "rocm" : "cuda";
-  node.runtime_version = vendor == "amd" ? "6.2" : "12.4";
-  node.gpu_model = vendor == "amd" ? "MI300X" : "H100";
-  node.gpu_family = vendor == "amd" ? "instinct" : "hopper";
-  node.gpu_class = "datacenter";
-  node.gpu_count = gpus;
-  node.gpus_free = gpus;
-  node.vram_gb = vendor == "amd" ? 192 : 80;
-  node.price_per_gpu_hour = price;
-  return node;
-}
 
+// A job with `vendor` intent ("" or "any": none) on an image that matches it.
 inline model::JobSpec make_spec(const std::string& vendor = "amd", int gpus = 1, const std::string& priority = "balanced") {
   model::JobSpec spec;
-  spec.image = "ghcr.io/acme/pytorch-rocm:latest";
+  spec.image = vendor == "amd"      ? "ghcr.io/acme/pytorch-rocm:latest"
+               : vendor == "nvidia" ? "nvcr.io/nvidia/pytorch:24.01-py3"
+                                    : "ghcr.io/acme/app:latest";
   spec.command = {"python", "infer.py"};
   spec.gpu_vendor = vendor;
   spec.gpu_count = gpus;
   spec.priority = priority;
   return spec;
+}
+
+// The seed's example request (rocm.md §2): passes every screening rule.
+inline model::JobSpec example_request() {
+  model::JobSpec spec = make_spec("amd");
+  spec.runtime = "rocm";
+  spec.framework = "pytorch-rocm";
+  return spec;
+}
+
+// The catalog entry a fleet file gives the example's image (sim.md §1).
+inline exec::ImageInfo example_image() {
+  exec::ImageInfo image;
+  image.ref = "ghcr.io/acme/pytorch-rocm:latest";
+  image.labels = {{"io.junglegrid.runtime", "rocm"}};
+  image.env = {{"ROCM_VERSION", "6.2"}};
+  image.digest = "sha256:0123";
+  return image;
 }
 
 // Polls `condition` for up to `timeout`.
@@ -153,7 +160,8 @@ inline bool eventually(const std::function<bool()>& condition,
 
 struct EngineFixture {
   explicit EngineFixture(std::vector<model::Node> nodes, engine::EngineOptions options = {},
-                         std::shared_ptr<store::Store> shared_store = nullptr) {
+                         std::shared_ptr<store::Store> shared_store = nullptr,
+                         std::vector<exec::ImageInfo> images = {}, std::uint64_t seed = 42) {
     data_dir = fs::temp_directory_path() / util::new_id("jgrid-engine-test", util::wall_now_ms());
     fs::create_directories(data_dir);
     options.data_dir = data_dir;
@@ -165,7 +173,9 @@ struct EngineFixture {
       store = std::move(*opened);
     }
     exec::Fleet fleet;
+    fleet.seed = seed;
     fleet.nodes = std::move(nodes);
+    fleet.images = std::move(images);
     engine = std::make_unique<engine::Engine>(*store, clock, fleet, exec::ExecutorRegistry{{"simulated", executor}},
                                               options);
     REQUIRE(engine->start());

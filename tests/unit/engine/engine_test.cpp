@@ -31,7 +31,7 @@ TEST_CASE("engine runs a job from submit to completed with its events in order",
   REQUIRE(f.reaches(job.id, JobStatus::completed));
 
   CHECK(f.event_types(job.id) ==
-        std::vector<std::string>{"job.submitted", "job.queued", "job.route_selected", "job.assigned",
+        std::vector<std::string>{"job.submitted", "job.screened", "job.queued", "job.route_selected", "job.assigned",
                                  "job.provisioning", "job.running", "job.artifacts_collected", "job.completed"});
   auto done = *f.stored(job.id);
   CHECK(done.exit_code == 0);
@@ -48,7 +48,7 @@ TEST_CASE("engine events carry ids, titles, phases and increasing sequences", "[
   EngineFixture f({make_node("mi300x-1", "amd", 8)});
   model::Job job = f.submit_running(make_spec("amd"));
   auto events = f.events(job.id);
-  REQUIRE(events.size() >= 6);
+  REQUIRE(events.size() >= 7);
   for (std::size_t i = 0; i < events.size(); ++i) {
     CHECK(events[i].sequence == static_cast<std::int64_t>(i + 1));
     CHECK(events[i].id.rfind("evt_", 0) == 0);
@@ -56,13 +56,15 @@ TEST_CASE("engine events carry ids, titles, phases and increasing sequences", "[
     if (i > 0) CHECK(events[i].seq > events[i - 1].seq);
   }
   CHECK(events[0].source == "api");
-  CHECK(events[1].source == "scheduler");
-  CHECK(events[2].source == "router");
-  CHECK(events[2].data["node_id"] == "node_mi300x-1");
-  CHECK(events[2].data.contains("score"));
-  CHECK(events[2].data["candidates"] == 1);
-  CHECK(events[3].phase == "scheduling");
-  CHECK(events[5].phase == "workload_execution");
+  CHECK(events[1].source == "screener");
+  CHECK(events[2].source == "scheduler");
+  CHECK(events[3].source == "router");
+  CHECK(events[3].data["node_id"] == "node_mi300x-1");
+  CHECK(events[3].data.contains("score"));
+  CHECK(events[3].data["candidates"] == 1);
+  CHECK(events[3].data["runner_up_count"] == 0);
+  CHECK(events[4].phase == "scheduling");
+  CHECK(events[6].phase == "workload_execution");
 }
 
 TEST_CASE("engine::nodes shows GPUs in use and a full node as busy", "[engine]") {

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "engine_fixture.hpp"
+#include "jgrid/screen/screen.hpp"
 
 using namespace jgrid;
 using jgrid::test::make_node;
@@ -12,7 +13,8 @@ namespace {
 
 model::Json estimate_for(const model::JobSpec& spec, const std::vector<model::Node>& nodes,
                          model::Framing framing = model::Framing::plain) {
-  return engine::estimate_body(spec, route::place(spec, nodes, 42), nodes, framing);
+  auto screening = screen::screen(spec, {});
+  return engine::estimate_body(spec, screening, route::report(spec, screening.intent, nodes, 42), framing);
 }
 
 // api.md §1.1: only these fields may be null.
@@ -40,7 +42,10 @@ TEST_CASE("engine::estimate_body describes an available AMD route", "[engine]") 
   CHECK(body["available"] == true);
   CHECK(body["can_submit"] == true);
   CHECK(body["screening"]["blocked_checks"].empty());
+  CHECK(body["screening"]["can_submit"] == true);
   CHECK(body["classification"]["gpu_vendor"] == "amd");
+  CHECK(body["classification"]["confidence"] == "high");
+  CHECK(body["classification"]["reasons"].size() == 3);
   CHECK(body["classification"]["runtime"] == "rocm");
   CHECK(body["classification"]["framework"] == "pytorch-rocm");
   CHECK(body["classification"]["acceleration_requirement"] == "gpu");
@@ -93,4 +98,75 @@ TEST_CASE("engine::estimate_runtime uses the sim duration, else the workload, ca
   CHECK(training.expected_minutes < training.max_minutes);
   spec.timeout_seconds = 60;
   CHECK(engine::estimate_runtime(spec).max_minutes == Approx(1.0));
+}
+
+TEST_CASE("engine::estimate_body reports a blocked screening and refuses submission", "[engine][rocm]") {
+  model::JobSpec spec = make_spec("amd");
+  spec.image = "nvidia/cuda:12.4.0-runtime-ubuntu22.04";
+  auto body = estimate_for(spec, {make_node("mi300x-1", "amd", 8)});
+  CHECK(body["can_submit"] == false);
+  CHECK(body["available"] == false);
+  CHECK(body["screening"]["can_submit"] == false);
+  CHECK(body["screening"]["blocked_checks"] == model::Json::array({"image.cuda_name"}));
+  CHECK(body["screening"]["checks"].size() == screen::rule_ids().size());
+  CHECK(body["unavailable_code"] == "SCREENING_REJECTED");
+  CHECK(body["unavailable_reason"] == "screening blocked the workload: image.cuda_name");
+  CHECK(body["routing"]["route_status"] == "available");  // capacity exists; the workload is the problem
+  check_no_stray_null(body);
+}
+
+TEST_CASE("engine::estimate_body classifies from the screener's intent", "[engine][rocm]") {
+  model::JobSpec spec = make_spec("");
+  spec.image = "nvcr.io/nvidia/pytorch:24.01-py3";
+  auto body = estimate_for(spec, {make_node("mi300x-1", "amd", 8), make_node("h100-1", "nvidia", 8)});
+  CHECK(body["classification"]["gpu_vendor"] == "nvidia");
+  CHECK(body["classification"]["runtime"] == "cuda");
+  CHECK(body["classification"]["confidence"] == "medium");
+  REQUIRE(body["classification"]["reasons"].size() == 1);
+  CHECK(body["classification"]["reasons"][0].get<std::string>().find("CUDA-only") != std::string::npos);
+  CHECK(body["can_submit"] == true);
+  CHECK(body["routing"]["selected_node_id"] == "node_h100-1");
+  REQUIRE(body["warnings"].size() == 1);
+  CHECK(body["warnings"][0].get<std::string>().rfind("intent.unknown_cuda_heavy: ", 0) == 0);
+  CHECK(body["screening"]["warnings"][0]["rule"] == "intent.unknown_cuda_heavy");
+
+  auto none = estimate_for(make_spec(""), {make_node("mi300x-1", "amd", 8)});
+  CHECK(none["classification"]["gpu_vendor"] == "any");
+  CHECK(none["classification"]["runtime"] == "auto");
+  CHECK(none["classification"]["confidence"] == "low");
+}
+
+TEST_CASE("engine::estimate lists every node with its reasons when the job cannot be placed now", "[engine][rocm]") {
+  jgrid::test::EngineFixture f({make_node("mi300x-1", "amd", 2), make_node("mi300x-2", "amd", 8),
+                                make_node("h100-1", "nvidia", 8)});
+  f.submit_running(make_spec("amd", 2));
+  f.submit_running(make_spec("amd", 8));
+  auto body = f.engine->estimate(make_spec("amd", 2), model::Framing::plain);
+  CHECK(body["can_submit"] == true);
+  CHECK(body["routing"]["route_status"] == "queued");
+  CHECK(body["capacity_status"]["availability"] == "limited");
+  CHECK(body["estimated_queue_wait_seconds"].get<int>() > 0);
+  CHECK(body["likely_gpu_type"] == "MI300X");
+  const auto& candidates = body["routing"]["candidates"];
+  REQUIRE(candidates.size() == 3);
+  CHECK(candidates[0]["node_id"] == "node_mi300x-1");
+  CHECK(candidates[0]["reasons"] == model::Json::array({"0 of 2 GPUs free"}));
+  CHECK(candidates[1]["reasons"] == model::Json::array({"0 of 8 GPUs free"}));
+  CHECK(candidates[2]["reasons"] == model::Json::array({"vendor nvidia ≠ amd"}));
+  for (const auto& c : candidates) CHECK(c["feasible"] == false);
+  CHECK(body["explanation"] ==
+        "no node has free capacity now: 1 node: 0 of 2 GPUs free; 1 node: 0 of 8 GPUs free; "
+        "1 node: vendor nvidia ≠ amd");
+  CHECK(f.store->count_jobs() == 2);
+}
+
+TEST_CASE("engine::estimate works without an image", "[engine]") {
+  jgrid::test::EngineFixture f({make_node("mi300x-1", "amd", 8), make_node("h100-1", "nvidia", 8)});
+  model::JobSpec spec;
+  spec.workload_type = model::WorkloadType::training;
+  auto body = f.engine->estimate(spec, model::Framing::plain);
+  CHECK(body["can_submit"] == true);
+  CHECK(body["classification"]["gpu_vendor"] == "any");
+  CHECK(body["routing"]["candidates"].size() == 2);
+  CHECK(body["candidate_count"] == 2);
 }

@@ -27,3 +27,17 @@ TEST_CASE("engine::JobQueue removes jobs and keeps a job's place on a second pus
   CHECK_FALSE(queue.contains("a"));
   CHECK(jgrid::engine::priority_rank("high") < jgrid::engine::priority_rank("low"));
 }
+
+TEST_CASE("engine::JobQueue::visit walks in order, stops on false and allows removing the visited job", "[engine]") {
+  JobQueue queue;
+  for (const char* id : {"a", "b", "c", "d"}) queue.push(id, "balanced");
+  std::vector<std::string> seen;
+  queue.visit([&](const std::string& id) {
+    std::string copy = id;
+    seen.push_back(copy);
+    if (copy == "b") queue.remove(copy);
+    return copy != "c";
+  });
+  CHECK(seen == std::vector<std::string>{"a", "b", "c"});
+  CHECK(queue.ordered() == std::vector<std::string>{"a", "c", "d"});
+}

@@ -1,0 +1,68 @@
+#include "screening.hpp"
+
+namespace jgrid::engine {
+namespace {
+
+using model::Json;
+
+Json checks_json(const std::vector<screen::Check>& checks) {
+  Json out = Json::array();
+  for (const auto& check : checks) out.push_back(screen::check_to_json(check));
+  return out;
+}
+
+std::vector<std::string> rules_of(const std::vector<screen::Check>& checks) {
+  std::vector<std::string> rules;
+  for (const auto& check : checks) rules.push_back(check.rule);
+  return rules;
+}
+
+Json intent_json(const screen::Intent& intent) {
+  return {{"gpu_vendor", intent.vendor.empty() ? "any" : intent.vendor},
+          {"runtime", intent.runtime.empty() ? "auto" : intent.runtime},
+          {"confidence", intent.confidence},
+          {"unknown_cuda_heavy", intent.unknown_cuda_heavy}};
+}
+
+}  // namespace
+
+screen::ImageMetadata image_metadata(const exec::Fleet& fleet, const std::string& image) {
+  const exec::ImageInfo* info = fleet.find_image(image);
+  if (!info) return {};
+  return screen::ImageMetadata{info->labels, info->env, info->digest, true};
+}
+
+screen::Screening screen_spec(const exec::Fleet& fleet, const model::JobSpec& spec) {
+  return screen::screen(spec, image_metadata(fleet, spec.image));
+}
+
+std::string join_rules(const std::vector<std::string>& rules) {
+  std::string text;
+  for (const auto& rule : rules) text += (text.empty() ? "" : ", ") + rule;
+  return text;
+}
+
+Error screening_error(const screen::Screening& screening) {
+  auto blocked = screening.blocked_rules();
+  return make_error(
+      "SCREENING_REJECTED", "screening blocked the workload: " + join_rules(blocked),
+      {{"blocked_checks", blocked}, {"checks", checks_json(screening.checks)}, {"fixes", screening.fixes()}});
+}
+
+Json job_screening(const screen::Screening& screening) {
+  return {{"checks", checks_json(screening.checks)}, {"warnings", checks_json(screening.warnings())}};
+}
+
+EventSpec screened_event(const screen::Screening& screening) {
+  auto warnings = rules_of(screening.warnings());
+  std::string checks = std::to_string(screening.checks.size()) + " checks";
+  std::string message = warnings.empty() ? "Screening passed: " + checks
+                                         : "Screening passed with warnings (" + join_rules(warnings) + "): " + checks;
+  return {"job.screened",
+          "screener",
+          message,
+          {{"checks", screening.checks.size()}, {"warnings", warnings}, {"intent", intent_json(screening.intent)}},
+          warnings.empty() ? "info" : "warning"};
+}
+
+}  // namespace jgrid::engine
