@@ -70,7 +70,7 @@ struct Engine::Impl final : exec::RunSink {
   // scheduler.cpp
   void run_loop();
   std::vector<std::string> schedule_locked();
-  bool visit_locked(LiveJob& live, SchedulePass& pass);
+  JobQueue::Next visit_locked(LiveJob& live, SchedulePass& pass);
   void wait_locked(LiveJob& live, SchedulePass& pass, bool head);
   const route::RouteResult& why_waiting_locked(LiveJob& live, SchedulePass& pass);
   void note_fresh_locked(SchedulePass& pass);

@@ -8,23 +8,27 @@ int priority_rank(const std::string& priority) {
   return 1;
 }
 
-void JobQueue::push(const std::string& job_id, const std::string& priority) {
-  if (m_keys.count(job_id)) return;
+void JobQueue::push(const std::string& job_id, const std::string& priority, const std::string& lane) {
+  if (m_entries.count(job_id)) return;
   Key key{priority_rank(priority), m_next_arrival++, job_id};
   m_order.insert(key);
-  m_keys.emplace(job_id, key);
+  m_lanes[lane].insert(key);
+  m_entries.emplace(job_id, Entry{key, lane});
 }
 
 void JobQueue::remove(const std::string& job_id) {
-  auto it = m_keys.find(job_id);
-  if (it == m_keys.end()) return;
-  m_order.erase(it->second);
-  m_keys.erase(it);
+  auto it = m_entries.find(job_id);
+  if (it == m_entries.end()) return;
+  m_order.erase(it->second.key);
+  auto lane = m_lanes.find(it->second.lane);
+  lane->second.erase(it->second.key);
+  if (lane->second.empty() && !m_visiting) m_lanes.erase(lane);  // a visit holds lane pointers
+  m_entries.erase(it);
 }
 
-bool JobQueue::contains(const std::string& job_id) const { return m_keys.count(job_id) > 0; }
+bool JobQueue::contains(const std::string& job_id) const { return m_entries.count(job_id) > 0; }
 
-std::size_t JobQueue::size() const { return m_keys.size(); }
+std::size_t JobQueue::size() const { return m_entries.size(); }
 
 std::vector<std::string> JobQueue::ordered() const {
   std::vector<std::string> ids;
@@ -33,11 +37,25 @@ std::vector<std::string> JobQueue::ordered() const {
   return ids;
 }
 
-void JobQueue::visit(const std::function<bool(const std::string&)>& visit) {
-  for (auto it = m_order.begin(); it != m_order.end();) {
-    auto current = it++;  // the visit may erase `current`
-    if (!visit(std::get<2>(*current))) return;
+// The lanes' first jobs sit in `heads`, ordered like the queue; a visited
+// head is replaced by the next job of its lane only after `same_lane`.
+void JobQueue::visit_lanes(const std::function<Next(const std::string&)>& visit) {
+  std::set<std::pair<Key, std::set<Key>*>> heads;
+  for (auto& [name, keys] : m_lanes)
+    if (!keys.empty()) heads.emplace(*keys.begin(), &keys);
+  m_visiting = true;
+  while (!heads.empty()) {
+    auto [key, lane] = *heads.begin();
+    heads.erase(heads.begin());
+    auto after = lane->upper_bound(key);  // found before the visit may erase `key`
+    Key next = after == lane->end() ? Key{} : *after;
+    bool has_next = after != lane->end();
+    Next decision = visit(std::get<2>(key));
+    if (decision == Next::stop) break;
+    if (decision == Next::same_lane && has_next && lane->count(next)) heads.emplace(next, lane);
   }
+  m_visiting = false;
+  std::erase_if(m_lanes, [](const auto& lane) { return lane.second.empty(); });
 }
 
 }  // namespace jgrid::engine

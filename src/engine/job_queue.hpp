@@ -1,6 +1,10 @@
 #pragma once
 // The queue of jobs waiting for a node: priority (high, balanced, low), then
-// first in, first out. Not synchronised; the engine mutex guards it.
+// first in, first out. Jobs are also grouped in lanes (one lane per route
+// key: jobs of a lane ask the router the same question), so a scheduling
+// pass can stop looking at a lane as soon as its first job cannot be placed:
+// a pass costs O(lanes + placements), not O(queued jobs).
+// Not synchronised; the engine mutex guards it.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -16,24 +20,36 @@ int priority_rank(const std::string& priority);
 
 class JobQueue {
  public:
-  // Adds `job_id` behind every job of the same or higher priority. A job
-  // already queued keeps its place.
-  void push(const std::string& job_id, const std::string& priority);
+  // What a lane visit decides: go on with the next job of the same lane,
+  // leave this lane for the rest of the pass, or end the pass.
+  enum class Next { same_lane, other_lanes, stop };
+
+  // Adds `job_id` to `lane` behind every job of the same or higher priority.
+  // A job already queued keeps its place.
+  void push(const std::string& job_id, const std::string& priority, const std::string& lane = "");
   void remove(const std::string& job_id);
   bool contains(const std::string& job_id) const;
   std::size_t size() const;
   // Job ids in scheduling order.
   std::vector<std::string> ordered() const;
-  // Calls `visit` with each queued job id in scheduling order until it
-  // returns false. `visit` may remove the job it was given (and no other);
+  // Calls `visit` with the first job of each lane, in scheduling order
+  // across lanes. After `same_lane` the lane's next job (if any) takes its
+  // place in that order; after `other_lanes` the lane is left alone until
+  // the next call. `visit` may remove the job it was given (and no other);
   // the id it receives dies with that removal. No copy of the queue is made.
-  void visit(const std::function<bool(const std::string&)>& visit);
+  void visit_lanes(const std::function<Next(const std::string&)>& visit);
 
  private:
   using Key = std::tuple<int, std::uint64_t, std::string>;  // rank, arrival, id
+  struct Entry {
+    Key key;
+    std::string lane;
+  };
   std::set<Key> m_order;
-  std::map<std::string, Key> m_keys;
+  std::map<std::string, std::set<Key>> m_lanes;  // empty lanes are dropped after a visit
+  std::map<std::string, Entry> m_entries;
   std::uint64_t m_next_arrival = 0;
+  bool m_visiting = false;
 };
 
 }  // namespace jgrid::engine

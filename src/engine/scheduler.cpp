@@ -57,43 +57,43 @@ void Engine::Impl::run_loop() {
 // every job behind it) until it is placed: a large job is not starved by a
 // stream of small ones. Jobs ahead of it are not held back.
 //
-// A pass costs O(jobs visited), not O(queue × nodes): routing goes through
-// the node pool's index, a route key that failed is not routed again in the
-// same pass, and the pass stops as soon as no node has a GPU free. Jobs
-// queued since the last pass that the visit did not reach still get their
-// wait recorded.
+// A pass costs O(lanes + placements), not O(queue × nodes): the queue has
+// one lane per route key and a lane is left once its first job waits,
+// routing goes through the node pool's index, and the pass stops as soon as
+// no node has a GPU free. Jobs queued since the last pass that the visit
+// did not reach still get their wait recorded.
 std::vector<std::string> Engine::Impl::schedule_locked() {
   SchedulePass pass;
-  m_queue.visit([&](const std::string& id) { return visit_locked(m_live.at(id), pass); });
+  m_queue.visit_lanes([&](const std::string& id) { return visit_locked(m_live.at(id), pass); });
   note_fresh_locked(pass);
   enqueue_locked(std::move(pass.batch));
   return std::move(pass.launches);
 }
 
-// Places one queued job or records its wait; false ends the pass.
-bool Engine::Impl::visit_locked(LiveJob& live, SchedulePass& pass) {
+// Places the first job of a lane or records its wait (and leaves the lane:
+// every job behind it asks the router the same question).
+JobQueue::Next Engine::Impl::visit_locked(LiveJob& live, SchedulePass& pass) {
   const route::FleetIndex& fleet = m_pool.index();
-  if (fleet.max_free("") == 0) return false;
-  if (live.route_key.empty()) live.route_key = route::route_key(live.job.spec, live.intent);
+  if (fleet.max_free("") == 0) return JobQueue::Next::stop;
   if (pass.failed.count(live.route_key)) {
     wait_locked(live, pass, false);
-    return true;
+    return JobQueue::Next::other_lanes;
   }
   if (fleet.max_free(live.intent.vendor) < std::max(live.job.spec.gpu_count, 1)) {
     pass.failed.emplace(live.route_key, std::nullopt);
     wait_locked(live, pass, true);
-    return true;
+    return JobQueue::Next::other_lanes;
   }
   auto route = route::place(route::RouteRequest{live.job.spec, live.intent, &pass.held}, fleet);
   if (!route.placement) {
     pass.failed.emplace(live.route_key, std::move(route));
     wait_locked(live, pass, true);
-    return true;
+    return JobQueue::Next::other_lanes;
   }
   count_bypass(pass.heads, fleet.class_of(*fleet.slot_of(route.placement->node_id)));
   pass.launches.push_back(live.job.id);
   assign_locked(live, route, pass.batch);
-  return true;
+  return JobQueue::Next::same_lane;
 }
 
 // A job stays queued: its wait is recorded once, the first job of each
@@ -107,7 +107,6 @@ void Engine::Impl::wait_locked(LiveJob& live, SchedulePass& pass, bool head) {
 
 // The route result of the job's key in this pass, routing it when the pass skipped that.
 const route::RouteResult& Engine::Impl::why_waiting_locked(LiveJob& live, SchedulePass& pass) {
-  if (live.route_key.empty()) live.route_key = route::route_key(live.job.spec, live.intent);
   auto& slot = pass.failed[live.route_key];
   if (!slot) slot = route::place(route::RouteRequest{live.job.spec, live.intent, &pass.held}, m_pool.index());
   return *slot;

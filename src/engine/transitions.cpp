@@ -21,7 +21,8 @@ LiveJob* Engine::Impl::find_live_locked(const std::string& job_id) {
 }
 
 void Engine::Impl::queue_job_locked(LiveJob& live) {
-  m_queue.push(live.job.id, live.job.spec.priority);
+  if (live.route_key.empty()) live.route_key = route::route_key(live.job.spec, live.intent);
+  m_queue.push(live.job.id, live.job.spec.priority, live.route_key);
   m_fresh.push_back(live.job.id);
 }
 

@@ -72,9 +72,10 @@ void Writer::run() {
 std::vector<Status> Writer::write_group(const std::vector<Pending>& group) {
   std::unique_lock<std::mutex> lock;
   if (m_conn_mutex) lock = std::unique_lock(*m_conn_mutex);
-  Status all = transaction([&] {
-    for (const auto& pending : group) apply_batch(m_conn, pending.batch);
-  });
+  std::vector<const WriteBatch*> batches;
+  batches.reserve(group.size());
+  for (const auto& pending : group) batches.push_back(&pending.batch);
+  Status all = transaction([&] { apply_group(m_conn, batches); });
   if (all.ok() || group.size() == 1) return std::vector<Status>(group.size(), all);
   // One bad batch must not fail the others that happened to share its group.
   std::vector<Status> results;

@@ -2,6 +2,9 @@
 
 #include "store/codec.hpp"
 
+#include <string_view>
+#include <unordered_map>
+
 namespace jgrid::store {
 namespace {
 
@@ -80,6 +83,15 @@ void upsert_input(sql::Connection& conn, const model::JobInput& input) {
       .run();
 }
 
+// Everything of `batch` but its jobs.
+void apply_rows(sql::Connection& conn, const WriteBatch& batch) {
+  for (const auto& event : batch.events) insert_event(conn, event);
+  for (const auto& entry : batch.logs) insert_log(conn, entry);
+  for (const auto& artifact : batch.artifacts) upsert_artifact(conn, artifact);
+  for (const auto& input : batch.inputs) upsert_input(conn, input);
+  for (const auto& [key, value] : batch.settings) conn.query(k_upsert_setting).bind(1, key).bind(2, value).run();
+}
+
 }  // namespace
 
 bool WriteBatch::empty() const {
@@ -89,11 +101,18 @@ bool WriteBatch::empty() const {
 
 void apply_batch(sql::Connection& conn, const WriteBatch& batch) {
   for (const auto& job : batch.jobs) upsert_job(conn, job);
-  for (const auto& event : batch.events) insert_event(conn, event);
-  for (const auto& entry : batch.logs) insert_log(conn, entry);
-  for (const auto& artifact : batch.artifacts) upsert_artifact(conn, artifact);
-  for (const auto& input : batch.inputs) upsert_input(conn, input);
-  for (const auto& [key, value] : batch.settings) conn.query(k_upsert_setting).bind(1, key).bind(2, value).run();
+  apply_rows(conn, batch);
+}
+
+void apply_group(sql::Connection& conn, const std::vector<const WriteBatch*>& batches) {
+  std::unordered_map<std::string_view, const model::Job*> last;
+  for (const WriteBatch* batch : batches)
+    for (const auto& job : batch->jobs) last[job.id] = &job;
+  for (const WriteBatch* batch : batches) {
+    for (const auto& job : batch->jobs)
+      if (last[job.id] == &job) upsert_job(conn, job);
+    apply_rows(conn, *batch);
+  }
 }
 
 }  // namespace jgrid::store

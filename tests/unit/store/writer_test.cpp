@@ -71,6 +71,24 @@ TEST_CASE("store::Writer merges everything queued during a transaction into one"
   CHECK(f.transactions == 2);
 }
 
+TEST_CASE("store::Writer writes a job staged twice in one group in its last state", "[store]") {
+  WriterFixture f;
+  {
+    std::unique_lock hold(f.conn_mutex);
+    f.writer.commit_async(job_with_event(0, 1));
+    f.wait_queued(0);
+    f.writer.commit_async(testing::jobs_batch({make_job(1, model::JobStatus::queued)}));
+    f.writer.commit_async(testing::jobs_batch({make_job(2), make_job(1, model::JobStatus::assigned)}));
+    f.writer.commit_async(testing::jobs_batch({make_job(1, model::JobStatus::running)}));
+    f.wait_queued(3);
+  }
+  f.writer.flush();
+  CHECK(f.count("SELECT COUNT(*) FROM jobs") == 3);
+  CHECK(f.count("SELECT COUNT(*) FROM jobs WHERE id = 'job_0001' AND status = 'running'") == 1);
+  CHECK(f.transactions == 2);
+  CHECK(f.committed_batches == 4);
+}
+
 TEST_CASE("store::Writer fails only the bad batch of a group, leaving nothing of it", "[store]") {
   WriterFixture f;
   REQUIRE(f.writer.commit(job_with_event(1, 1)).ok());
