@@ -87,6 +87,14 @@ Json exit_code_availability(const model::Job& job) {
   return availability("unsupported", job.failure ? job.failure->summary : "the workload ended without an exit code");
 }
 
+// ?dry_run=1 (or true): the submit's plan, as estimate computes it, and no job.
+Result<bool> dry_run(const Call& call) {
+  std::string value = util::to_lower(call.param("dry_run").value_or(""));
+  if (value == "1" || value == "true") return true;
+  if (value.empty() || value == "0" || value == "false") return false;
+  return invalid_request("dry_run: expected 1, 0, true or false, got '" + value + "'", "dry_run");
+}
+
 }  // namespace
 
 Result<Json> estimate_job(const Context& ctx, const Call& call) {
@@ -98,6 +106,13 @@ Result<Json> estimate_job(const Context& ctx, const Call& call) {
 Result<Reply> submit_job(const Context& ctx, const Call& call) {
   auto spec = model::decode_job_spec(call.body, model::SpecMode::submit);
   if (!spec) return spec.error();
+  auto plan_only = dry_run(call);
+  if (!plan_only) return plan_only.error();
+  if (*plan_only) {
+    Json plan = ctx.engine.estimate(*spec, call.framing);
+    plan["dry_run"] = true;
+    return Reply::of(std::move(plan), 200);
+  }
   engine::SubmitRequest request{std::move(*spec), workspace_of(call), idempotency_key(call),
                                 util::sha256_hex(call.body.dump())};
   auto submitted = ctx.engine.submit(std::move(request));

@@ -13,6 +13,7 @@ using CommandFactory = Runner (*)(CLI::App&);
 // The command table: adding a command is one line here.
 const std::pair<const char*, CommandFactory> k_commands[] = {
     {"serve", add_serve_command},
+    {"screen", add_screen_command},
     {"version", add_version_command},
 };
 

@@ -11,6 +11,8 @@ using Runner = std::function<int()>;
 
 // `serve`: the whole grid in this process until SIGINT/SIGTERM.
 Runner add_serve_command(CLI::App& app);
+// `screen FILE.json`: offline screening of a job request (exit 0/3/2).
+Runner add_screen_command(CLI::App& app);
 // `version`: prints the version (and --json).
 Runner add_version_command(CLI::App& app);
 

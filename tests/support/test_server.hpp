@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,6 +42,7 @@ struct TestServerOptions {
   std::int64_t max_upload_bytes = 8 << 20;
   std::int64_t heartbeat_ms = 15000;
   double time_scale = 100.0;  // sim seconds per real second
+  std::optional<exec::Fleet> fleet;  // default: exec::default_fleet()
 };
 
 // A response as the tests look at it.
@@ -109,7 +111,7 @@ class TestServer {
     REQUIRE(opened.ok());
     m_store = std::move(*opened);
     m_clock = util::make_real_clock(m_options.time_scale);
-    auto fleet = exec::default_fleet();
+    auto fleet = m_options.fleet ? *m_options.fleet : exec::default_fleet();
     exec::ExecutorRegistry executors{{"simulated", exec::make_sim_executor(m_clock, fleet)}};
     engine::EngineOptions engine_options;
     engine_options.data_dir = data_dir;
