@@ -17,8 +17,9 @@ Json patched(Json body, const Json& patch) {
   return body;
 }
 
-jgrid::exec::Fleet fleet_of(const Json& pools, std::uint64_t seed = 42) {
-  auto fleet = jgrid::exec::parse_fleet(Json{{"seed", seed}, {"pools", pools}}, "test fleet");
+jgrid::exec::Fleet fleet_of(const std::vector<Json>& pools, std::uint64_t seed = 42) {
+  auto fleet = jgrid::exec::parse_fleet(Json{{"seed", seed}, {"pools", Json(pools)}}, "test fleet");
+  INFO((fleet.ok() ? "" : fleet.error().message));
   REQUIRE(fleet.ok());
   return std::move(*fleet);
 }
@@ -213,7 +214,8 @@ TEST_CASE("api estimate follows optimize_for: cost picks the cheapest compatible
   CHECK(speed["routing"]["selected_accelerator"] == "MI300X");
   CHECK(speed["routed_gpu_tier"] == "datacenter");
   double cheapest = 1e9;
-  for (const auto& node : server.get("/v1/nodes").json["nodes"])
+  Json nodes = server.get("/v1/nodes").json["nodes"];
+  for (const auto& node : nodes)
     if (node["gpu_vendor"] == "amd") cheapest = std::min(cheapest, node["price_per_gpu_hour"].get<double>());
   CHECK(cost["estimated_hourly_rate_usd"] == cheapest);
 }
