@@ -14,7 +14,13 @@ client() {
   done
 }
 for c in $(seq 1 8); do client "$c" & done
-sleep 0.$((RANDOM % 5 + 3))
+# Kill once the first submissions are in (a loaded machine may take a while
+# to answer the first one), while the rest are still arriving.
+for _ in $(seq 1 400); do
+  [ -n "$(cat "$WORK"/accepted.* 2>/dev/null)" ] && break
+  sleep 0.05
+done
+sleep 0.$((RANDOM % 3 + 1))
 kill -9 "$SERVER_PID"
 wait "$SERVER_PID" 2>/dev/null || true
 wait
