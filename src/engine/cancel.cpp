@@ -5,7 +5,8 @@ namespace jgrid::engine {
 
 // Three steps: mark the job as being cancelled (executor calls for it are
 // ignored from then on), stop the executor without the mutex, then commit
-// the terminal transition.
+// the terminal transition. Only this call ends a cancelling job, so the
+// live entry stays valid across the waits.
 Result<model::Job> Engine::Impl::cancel(const std::string& job_id, const std::string& workspace,
                                         const std::string& reason) {
   const std::string why = reason.empty() ? "cancelled by user" : reason;
@@ -20,7 +21,10 @@ Result<model::Job> Engine::Impl::cancel(const std::string& job_id, const std::st
     if (live->cancelling) return make_error("CONFLICT", "job " + job_id + " is already being cancelled");
     live->cancelling = true;
     m_queue.remove(job_id);
-    if (m_launching.count(job_id)) m_cancel_after_launch.insert(job_id);
+    // The executor may not know a job whose start() is still in flight:
+    // wait for it so that the one cancel below reaches a known run.
+    m_launched_cv.wait(lock, [&] { return m_launching.count(job_id) == 0; });
+    live = find_live_locked(job_id);
     if (live->launched) executor = executor_for(live->job);
     store::WriteBatch batch;
     m_recorder.event(*live, batch, {"job.cancel_requested", "api", "Cancel requested: " + why, {{"reason", why}}});

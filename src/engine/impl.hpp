@@ -144,8 +144,8 @@ struct Engine::Impl final : exec::RunSink {
   std::vector<std::string> m_fresh;             // queued since the last pass
   NodePool m_pool;
   Recorder m_recorder;
-  std::set<std::string> m_launching;            // executor start() in progress
-  std::set<std::string> m_cancel_after_launch;  // cancelled while starting
+  std::set<std::string> m_launching;  // executor start() in progress
+  std::condition_variable m_launched_cv;  // a start() in progress returned
   std::int64_t m_last_tail_write_ms = 0;        // steady ms of the last periodic tail write
   std::int64_t m_last_tick_ms = 0;              // steady ms of the last delay check
 };

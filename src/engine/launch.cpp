@@ -59,20 +59,15 @@ void Engine::Impl::launch(const std::string& job_id) {
 void Engine::Impl::start_run(const std::string& job_id, std::shared_ptr<exec::Executor> executor,
                              exec::RunRequest request) {
   Status started = executor->start(request, *this);
-  bool cancel_now = false;
-  {
-    std::lock_guard lock(m_mutex);
-    m_launching.erase(job_id);
-    cancel_now = m_cancel_after_launch.erase(job_id) > 0;
-    LiveJob* live = find_live_locked(job_id);
-    if (!started && live && !live->cancelling) {
-      store::WriteBatch batch;
-      fail_locked(*live, "START_FAILED", started.error().message, batch, "executor");
-      enqueue_locked(std::move(batch));
-    }
+  std::lock_guard lock(m_mutex);
+  m_launching.erase(job_id);
+  m_launched_cv.notify_all();
+  LiveJob* live = find_live_locked(job_id);
+  if (!started && live && !live->cancelling) {
+    store::WriteBatch batch;
+    fail_locked(*live, "START_FAILED", started.error().message, batch, "executor");
+    enqueue_locked(std::move(batch));
   }
-  // cancel() may have asked the executor before it knew the job.
-  if (cancel_now && started) executor->cancel(job_id);
 }
 
 }  // namespace jgrid::engine
