@@ -8,7 +8,7 @@ export function checksTable(checks, { onlyProblems = false } = {}) {
   const list = (checks || []).filter((c) => !onlyProblems || c.status !== "pass")
     .sort((a, b) => (ORDER[a.status] ?? 3) - (ORDER[b.status] ?? 3));
   if (!list.length) return h("p.muted", onlyProblems ? "No blocks or warnings." : "No checks recorded.");
-  return h("table.checks",
+  return h("div.table-scroll", h("table.checks",
     h("caption.sr-only", "Screening checks"),
     h("thead", h("tr", ["Result", "Rule", "Field", "Message", "Fix"].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", list.map((c) => h("tr", { dataset: { status: c.status, rule: c.rule } },
@@ -16,7 +16,7 @@ export function checksTable(checks, { onlyProblems = false } = {}) {
       h("td", h("code", c.rule)),
       h("td", c.field ? h("code", c.field) : "—"),
       h("td", c.message || ""),
-      h("td.fix", c.fix || "—")))));
+      h("td.fix", c.fix || "—"))))));
 }
 
 // Counts of block/warn/pass as a short sentence.

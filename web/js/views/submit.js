@@ -104,7 +104,7 @@ function drawPreview(el, est) {
   const r = est.routing || {};
   const c = est.classification || {};
   const verdict = !est.can_submit
-    ? h("p.verdict-line", { dataset: { s: "block" } }, blocked.length ? `Blocked: ${blocked.length} check${blocked.length > 1 ? "s" : ""} fail` : "Cannot submit")
+    ? h("p.verdict-line", { dataset: { s: "block" } }, blocked.length ? `Blocked by ${blocked.length} check${blocked.length > 1 ? "s" : ""}: fix before submitting` : "Cannot submit")
     : est.available === false ? h("p.verdict-line", { dataset: { s: "warn" } }, "Passes screening, but no capacity")
     : h("p.verdict-line", { dataset: { s: "pass" } }, "Ready to submit");
   replace(el, verdict,
