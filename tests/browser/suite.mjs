@@ -15,7 +15,14 @@ const started = Date.now();
 
 const timeScale = 5;
 const server = await startServer(bin, ["--port", "0", "--time-scale", String(timeScale)]);
-const browser = await launch(chromiumPath);
+let browser;
+try {
+  browser = await launch(chromiumPath);
+} catch (e) {
+  console.error(`SKIPPED: ${chromiumPath} does not start here: ${e.message.split("\n")[0]}`);
+  server.stop();
+  process.exit(125);
+}
 const base = server.url;
 const ctx = { base, out, browser, timeScale };
 
@@ -136,7 +143,12 @@ async function screenshotTour() {
   await shot(page, out, "fleet", { fullPage: true });
   await page.goto(`${base}/ui/jobs`);
   await page.locator("table.jobs tbody tr").first().waitFor();
+  // A job submitted elsewhere appears without a reload (event feed).
+  const live = await apiCall(base, "POST", "/v1/jobs", { ...example, name: "batch-scoring", workload_type: "batch",
+    sim: { duration_s: 600 } });
+  await page.locator(`table.jobs tr[data-job="${live.job_id}"] .chip[data-s="running"]`).waitFor({ timeout: 60000 });
   await shot(page, out, "jobs");
+  await apiCall(base, "POST", `/v1/jobs/${live.job_id}/cancel`, {});
   await page.goto(`${base}/ui/jobs/${ctx.rocmJob}`);
   await page.locator('.jobhead .chip[data-s="completed"]').waitFor();
   await page.locator("ul.artifacts a").waitFor();

@@ -116,15 +116,16 @@ function table(jobs, nodes) {
 
 function row(j, node) {
   const gpu = `${j.gpu_count || 1}× ${node.gpu || "—"}`;
+  const td = (label, ...c) => h("td", { dataset: { label } }, ...c);
   return h("tr", { dataset: { job: j.job_id } },
-    h("td", h("a", { href: root + "ui/jobs/" + encodeURIComponent(j.job_id) }, j.name || j.job_id),
+    td("Job", h("a", { href: root + "ui/jobs/" + encodeURIComponent(j.job_id) }, j.name || j.job_id),
       h("small.id", j.job_id)),
-    h("td", chip(j.status)),
-    h("td", vendorTag(j.gpu_vendor)),
-    h("td", gpu),
-    h("td", node.name || "—"),
-    h("td", { title: j.created_at }, ago(j.created_at)),
-    h("td", duration(j.started_at ? between(j.started_at, j.completed_at) : j.completed_at ? null : since(j.created_at))));
+    td("Status", chip(j.status)),
+    td("Vendor", vendorTag(j.gpu_vendor)),
+    td("GPU", gpu),
+    td("Node", node.name || "—"),
+    td("Age", ago(j.created_at)),
+    td("Duration", duration(j.started_at ? between(j.started_at, j.completed_at) : j.completed_at ? null : since(j.created_at))));
 }
 
 function drawPager(pager, state, load) {
