@@ -33,7 +33,10 @@ std::string asset_path(const Call& call) {
 
 // A path whose last segment has no extension is a view of the single-page
 // app (/ui/jobs/job_…): it gets the index, which routes in the browser.
+// Paths that try to climb out ("..") never do.
 bool is_view_path(const std::string& path) {
+  for (const auto& part : util::split(path, '/'))
+    if (part == "..") return false;
   return path.substr(path.find_last_of('/') + 1).find('.') == std::string::npos;
 }
 
