@@ -31,6 +31,15 @@ std::string asset_path(const Call& call) {
   return rest.empty() ? "/index.html" : "/" + rest;
 }
 
+// A path whose last segment has no extension is a view of the single-page
+// app (/ui/jobs/job_…): it gets the index, which routes in the browser.
+// Paths that try to climb out ("..") never do.
+bool is_view_path(const std::string& path) {
+  for (const auto& part : util::split(path, '/'))
+    if (part == "..") return false;
+  return path.substr(path.find_last_of('/') + 1).find('.') == std::string::npos;
+}
+
 std::optional<std::string> embedded_asset(const std::string& path) {
   for (const WebAsset* asset = web_assets(); asset && asset->path; ++asset)
     if (path == asset->path) return std::string(reinterpret_cast<const char*>(asset->bytes), asset->size);
@@ -42,6 +51,10 @@ std::optional<std::string> disk_asset(const std::filesystem::path& root, const s
     if (part == "..") return std::nullopt;
   auto bytes = util::read_file(root / path.substr(1));
   return bytes ? std::optional<std::string>(std::move(*bytes)) : std::nullopt;
+}
+
+std::optional<std::string> web_asset(const Context& ctx, const std::string& path) {
+  return ctx.options.web_dir.empty() ? embedded_asset(path) : disk_asset(ctx.options.web_dir, path);
 }
 
 Json node_list(const Context& ctx) {
@@ -93,7 +106,8 @@ Result<Json> health(const Context& ctx, const Call&) {
 
 Result<Reply> dashboard(const Context& ctx, const Call& call) {
   std::string path = asset_path(call);
-  auto bytes = ctx.options.web_dir.empty() ? embedded_asset(path) : disk_asset(ctx.options.web_dir, path);
+  auto bytes = web_asset(ctx, path);
+  if (!bytes && is_view_path(path)) bytes = web_asset(ctx, path = "/index.html");
   if (!bytes) return not_found("dashboard file", path);
   Reply reply;
   reply.kind = Reply::Kind::bytes;
