@@ -113,13 +113,6 @@ struct JobContainer {
 // ENGINE_UNAVAILABLE when the engine cannot be run or fails.
 Result<std::vector<JobContainer>> list_job_containers(const std::string& engine);
 
-// Lines of a job's output already stored, per stream, so that reattach()
-// does not report them again (`logs -f` replays from the start).
-struct LogSkip {
-  std::size_t stdout_lines = 0;
-  std::size_t stderr_lines = 0;
-};
-
 // Thread-safe. The Executor contract holds: after cancel() returns, or after
 // finished(), no sink call comes for that job. Destruction = shutdown().
 class ContainerExecutor : public Executor {
@@ -129,7 +122,7 @@ class ContainerExecutor : public Executor {
   // from job.running on (no step is reported again). The timeout counts from
   // request.job.started_ms. Errors: NOT_FOUND when no container jgrid-<id>
   // exists; START_FAILED when the job is already followed or the engine fails.
-  virtual Status reattach(const RunRequest& request, RunSink& sink, LogSkip skip) = 0;
+  Status reattach(const RunRequest& request, RunSink& sink, LogSkip skip) override = 0;
   // list_job_containers() with this executor's engine.
   virtual Result<std::vector<JobContainer>> job_containers() const = 0;
   // `rm -f jgrid-<job_id>` (for containers of jobs that will not be
