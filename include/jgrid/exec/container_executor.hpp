@@ -87,7 +87,9 @@ std::string container_name_for(const std::string& job_id);
 std::vector<std::string> build_run_argv(const RunRequest& request, const ContainerOptions& options,
                                         const std::string& container_name);
 
-// argv with every `-e KEY=VALUE` element turned into "KEY=***".
+// argv with every `-e KEY=VALUE` element of the job's environment turned
+// into "KEY=***"; the grid's JGRID_JOB_ID, JUNGLE_GRID_JOB_ID and
+// ROCR_VISIBLE_DEVICES keep their values.
 std::vector<std::string> mask_env_values(const std::vector<std::string>& argv);
 
 // True when a CDI spec for kind amd.com/gpu is in one of `dirs` (*.json, *.yaml, *.yml).
