@@ -15,6 +15,7 @@ const std::pair<const char*, CommandFactory> k_commands[] = {
     {"serve", add_serve_command},
     {"screen", add_screen_command},
     {"version", add_version_command},
+    {"doctor", add_doctor_command},
 };
 
 // CLI11 prints a usage hint on a second line; users asked for one line.

@@ -11,6 +11,7 @@ void print_banner(std::ostream& out, const BannerFacts& facts) {
       << "  fleet       " << (facts.fleet && !facts.fleet->nodes.empty() ? exec::fleet_summary(*facts.fleet) : "empty")
       << "\n"
       << "  executors   " << facts.executors << "\n";
+  if (!facts.local_node.empty()) out << "  local node  " << facts.local_node << "\n";
 }
 
 void print_ready_line(std::ostream& out, const std::string& url) {

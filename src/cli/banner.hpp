@@ -14,6 +14,7 @@ struct BannerFacts {
   std::string data_dir;
   const exec::Fleet* fleet = nullptr;
   std::string executors;
+  std::string local_node;  // what the local node is, or why there is none
 };
 
 void print_banner(std::ostream& out, const BannerFacts& facts);

@@ -13,6 +13,8 @@ using Runner = std::function<int()>;
 Runner add_serve_command(CLI::App& app);
 // `screen FILE.json`: offline screening of a job request (exit 0/3/2).
 Runner add_screen_command(CLI::App& app);
+// `doctor`: checks of the local ROCm node, one line each with its fix.
+Runner add_doctor_command(CLI::App& app);
 // `version`: prints the version (and --json).
 Runner add_version_command(CLI::App& app);
 

@@ -13,6 +13,7 @@
 #include "jgrid/exec/sim_executor.hpp"
 #include "jgrid/model/layout.hpp"
 #include "jgrid/util/log.hpp"
+#include "local_setup.hpp"
 #include "serve_options.hpp"
 
 namespace jgrid::cli {
@@ -112,15 +113,24 @@ int serve(const ServeOptions& o) {
   if (!store) return fail(k_exit_runtime, store.error().message);
 
   auto clock = util::make_real_clock(o.time_scale);
+  // Containers outlive a restart only where the next start can find their jobs.
+  bool keep_containers = !dir->ephemeral() && store_opts.path != ":memory:";
+  auto local = setup_local_node(o, dir->path(), keep_containers, clock);
+  if (!local) return fail(k_exit_runtime, local.error().message);
+  std::string simulated = "simulated (" + std::to_string(fleet->nodes.size()) + " nodes)";
   exec::ExecutorRegistry executors{{"simulated", exec::make_sim_executor(clock, *fleet)}};
+  if (local->node) executors["local"] = local->executor;
+  add_to_fleet(*local, *fleet);
   engine::Engine engine(**store, clock, *fleet, executors, engine_options(o, *dir));
   api::Server server(engine, **store, server_options(o, *dir, *secret));
   auto port = server.bind();
   if (!port) return fail(k_exit_runtime, port.error().message);
   if (auto started = engine.start(); !started) return fail(k_exit_runtime, started.error().message);
+  if (local->executor) remove_orphan_containers(*local->executor, **store);
 
   print_banner(std::cout, {server.url(), persistence_text(store_opts, *dir), dir->path().string(), &*fleet,
-                           "simulated (" + std::to_string(fleet->nodes.size()) + " nodes)"});
+                           local->node ? simulated + ", local " + local->executor->kind() : simulated,
+                           local->summary});
   if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
     util::log(util::LogLevel::warn, "serve", "listening beyond loopback with auth off: anyone who can reach " +
                                                  o.host + " can submit jobs");

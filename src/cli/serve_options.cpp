@@ -1,5 +1,7 @@
 #include "serve_options.hpp"
 
+#include <filesystem>
+
 #include "jgrid/util/log.hpp"
 
 namespace jgrid::cli {
@@ -7,6 +9,25 @@ namespace {
 
 Error invalid(const std::string& option, const std::string& expected) {
   return make_error("INVALID_OPTION", option + ": expected " + expected);
+}
+
+bool is_dir(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::is_directory(path, error);
+}
+
+Status validate_local(const ServeOptions& o) {
+  if (o.engine != "auto" && o.engine != "podman" && o.engine != "docker")
+    return invalid("--engine", "auto, podman or docker, got '" + o.engine + "'");
+  if (o.local != "auto" && o.local != "on" && o.local != "off")
+    return invalid("--local", "auto, on or off, got '" + o.local + "'");
+  if (o.local_gpu_slots < 1 || o.local_gpu_slots > 64)
+    return invalid("--local-gpu-slots", "an integer 1..64, got " + std::to_string(o.local_gpu_slots));
+  for (const auto& arg : o.engine_args)
+    if (arg.empty()) return invalid("--engine-arg", "a non-empty argument");
+  if (!is_dir(o.sysfs_root)) return invalid("--sysfs-root", "an existing directory, got '" + o.sysfs_root + "'");
+  if (!is_dir(o.dev_root)) return invalid("--dev-root", "an existing directory, got '" + o.dev_root + "'");
+  return Ok{};
 }
 
 bool is_http_url(const std::string& text) {
@@ -38,6 +59,25 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
   command.add_option("--web-dir", o.web_dir, "Serve the dashboard from this folder instead of the embedded copy");
   command.add_flag("!--no-fsync", o.synchronous_full,
                    "Commit with synchronous=NORMAL: faster, but a power loss may lose the last jobs");
+  register_local_options(command, o);
+}
+
+void register_local_options(CLI::App& command, ServeOptions& o) {
+  command.add_option("--engine", o.engine, "Container engine of the local node: auto, podman or docker")
+      ->capture_default_str();
+  command.add_option("--engine-arg", o.engine_args,
+                     "One extra argument placed right after `run` (repeatable), e.g. --engine-arg=--runtime "
+                     "--engine-arg=runc")
+      ->allow_extra_args(false);
+  command.add_option("--local", o.local, "Local node: auto (when an AMD GPU and an engine are found), on or off")
+      ->capture_default_str();
+  command.add_flag("--local-gpu-optional", o.local_gpu_optional,
+                   "List the local node without an AMD GPU: containers run with no GPU device (CI, laptops)");
+  command.add_option("--local-gpu-slots", o.local_gpu_slots, "GPU slots of the local node without a GPU")
+      ->capture_default_str();
+  command.add_option("--sysfs-root", o.sysfs_root, "Where GPU detection reads sysfs")->capture_default_str();
+  command.add_option("--dev-root", o.dev_root, "Where GPU detection finds /dev/kfd and /dev/dri")
+      ->capture_default_str();
 }
 
 Status validate(const ServeOptions& o) {
@@ -57,7 +97,7 @@ Status validate(const ServeOptions& o) {
   if (o.time_scale <= 0) return invalid("--time-scale", "a number > 0");
   if (o.ephemeral && !o.db.empty() && o.db != ":memory:")
     return invalid("--db", "no file path together with --ephemeral");
-  return Ok{};
+  return validate_local(o);
 }
 
 }  // namespace jgrid::cli

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "jgrid/util/result.hpp"
 
@@ -29,10 +30,21 @@ struct ServeOptions {
   double time_scale = 1.0;
   std::string web_dir;
   bool synchronous_full = true;
+  // The local node (rocm.md §4).
+  std::string engine = "auto";           // auto | podman | docker
+  std::vector<std::string> engine_args;  // one argv element each, right after `run`
+  std::string local = "auto";            // auto | on | off
+  bool local_gpu_optional = false;
+  int local_gpu_slots = 1;
+  std::string sysfs_root = "/sys";
+  std::string dev_root = "/dev";
 };
 
 // Adds every serve option to `command` with its help text and default.
 void register_serve_options(CLI::App& command, ServeOptions& options);
+
+// The local node's options (part of register_serve_options).
+void register_local_options(CLI::App& command, ServeOptions& options);
 
 // Checks values CLI11 cannot (ranges, formats, combinations). Error
 // INVALID_OPTION with one line naming the option and what was expected.

@@ -56,7 +56,11 @@ struct Engine::Impl final : exec::RunSink {
   // recovery.cpp
   Status start();
   void stop();
-  void adopt_locked(model::Job job, store::WriteBatch& batch);
+  void adopt_locked(model::Job job, store::WriteBatch& batch, std::vector<std::string>& resumes);
+
+  // resume.cpp: runs an earlier process left going (executor reattach()).
+  bool hold_for_resume_locked(LiveJob& live);
+  void resume(const std::string& job_id);
   void requeue_or_fail_locked(LiveJob& live, const std::string& reason, store::WriteBatch& batch);
 
   // submit.cpp

@@ -49,6 +49,18 @@ std::vector<int> NodePool::reserve(const std::string& node_id, int count) {
   return indices;
 }
 
+bool NodePool::take(const std::string& node_id, const std::vector<int>& indices) {
+  auto slot = m_index.slot_of(node_id);
+  if (!slot) return false;
+  std::vector<bool>& used = m_used[*slot];
+  for (int index : indices)
+    if (index < 0 || static_cast<std::size_t>(index) >= used.size() || used[static_cast<std::size_t>(index)]) return false;
+  for (int index : indices) used[static_cast<std::size_t>(index)] = true;
+  const model::Node& node = m_index.node(*slot);
+  m_index.set_load(*slot, node.gpus_free - static_cast<int>(indices.size()), node.running_jobs + 1);
+  return true;
+}
+
 void NodePool::release(const std::string& node_id, const std::vector<int>& indices) {
   auto slot = m_index.slot_of(node_id);
   if (!slot) return;

@@ -28,6 +28,9 @@ class NodePool {
   // Takes the `count` lowest free GPU indices of the node; empty (and
   // nothing taken) when the node is unknown or has fewer free.
   std::vector<int> reserve(const std::string& node_id, int count);
+  // Takes exactly `indices` (a placement made by an earlier process); false
+  // (and nothing taken) when the node is unknown or one of them is not free.
+  bool take(const std::string& node_id, const std::vector<int>& indices);
   // Gives back indices taken by reserve(). Unknown nodes/indices are ignored.
   void release(const std::string& node_id, const std::vector<int>& indices);
 

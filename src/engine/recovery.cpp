@@ -21,9 +21,11 @@ void clear_run(model::Job& job) {
 }  // namespace
 
 // Every job left non-terminal is owned again before the loop starts: queued
-// ones go back in the queue (in creation order), placed ones lost their node
-// with the previous process and are retried or failed. Nothing holds GPUs
-// afterwards. One durable commit.
+// ones go back in the queue (in creation order); running ones on a node
+// whose executor may still have them keep their GPUs and are handed to
+// reattach() once the loop runs (resume.cpp); other placed ones lost their
+// node with the previous process and are retried or failed. One durable
+// commit.
 Status Engine::Impl::start() {
   std::unique_lock lock(m_mutex);
   if (m_started) return Ok{};
@@ -31,7 +33,8 @@ Status Engine::Impl::start() {
   auto jobs = m_store.live_jobs();
   std::sort(jobs.begin(), jobs.end(), [](const model::Job& a, const model::Job& b) { return a.id < b.id; });
   store::WriteBatch batch;
-  for (auto& job : jobs) adopt_locked(std::move(job), batch);
+  std::vector<std::string> resumes;
+  for (auto& job : jobs) adopt_locked(std::move(job), batch, resumes);
   if (Status committed = m_store.commit(std::move(batch)); !committed) {
     m_live.clear();
     m_queue = JobQueue{};
@@ -43,6 +46,8 @@ Status Engine::Impl::start() {
   wake_locked();
   m_loop = std::thread([this] { run_loop(); });
   m_ready = true;
+  lock.unlock();
+  for (const auto& id : resumes) resume(id);
   return Ok{};
 }
 
@@ -61,7 +66,7 @@ void Engine::Impl::stop() {
   m_store.flush();
 }
 
-void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch) {
+void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::vector<std::string>& resumes) {
   const std::string id = job.id;
   LiveJob& live = m_live.emplace(id, LiveJob{std::move(job)}).first->second;
   live.intent = screen_spec(m_fleet, live.job.spec).intent;
@@ -76,6 +81,12 @@ void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch) {
     case model::JobStatus::queued:
       queue_job_locked(live);
       return;
+    case model::JobStatus::running:
+      if (hold_for_resume_locked(live)) {
+        resumes.push_back(id);
+        return;
+      }
+      [[fallthrough]];
     default:
       requeue_or_fail_locked(live, k_restart_reason, batch);
   }

@@ -111,7 +111,9 @@ std::vector<std::string> mask_env_values(const std::vector<std::string>& argv) {
     if (masked[i] == "--") break;  // the image and the command follow: nothing of ours
     if (masked[i] != "-e") continue;
     std::string& pair = masked[++i];
-    pair = pair.substr(0, pair.find('=')) + "=***";
+    std::string key = pair.substr(0, pair.find('='));
+    // The grid's own variables (the job's values of these are dropped) are no secret.
+    if (key != "JGRID_JOB_ID" && key != "JUNGLE_GRID_JOB_ID" && key != "ROCR_VISIBLE_DEVICES") pair = key + "=***";
   }
   return masked;
 }

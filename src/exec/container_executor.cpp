@@ -35,6 +35,7 @@ class ContainerExecutorImpl final : public ContainerExecutor {
   Status start(const RunRequest& request, RunSink& sink) override;
   void cancel(const std::string& job_id) override;
   void shutdown() override;
+  bool outlives_server() const override { return true; }
   Status reattach(const RunRequest& request, RunSink& sink, LogSkip skip) override;
   Result<std::vector<JobContainer>> job_containers() const override { return list_job_containers(m_options.engine); }
   Status remove_container(const std::string& job_id) override;

@@ -31,6 +31,7 @@ std::string format_seconds(double seconds) {
 }  // namespace
 
 void ContainerRun::on_log_line(const std::string& stream, const std::string& line) {
+  ++m_lines_seen;
   std::size_t& skip = stream == "stderr" ? m_skip.stderr_lines : m_skip.stdout_lines;
   if (skip > 0) {
     --skip;
@@ -56,7 +57,14 @@ RunOutcome ContainerRun::follow() {
   bool timed_out = false;
   std::optional<int> waited = wait_for_exit(*waiter.value(), timed_out);
   if (stopping()) return RunOutcome{};
-  if (logs.ok() && !logs.value()->wait_done(k_log_drain)) logs.value()->kill();
+  // The follower may lag far behind a chatty container: wait while it still
+  // delivers, give up only after k_log_drain without a line.
+  for (std::size_t seen = m_lines_seen.load(); logs.ok() && !logs.value()->wait_done(k_log_drain);
+       seen = m_lines_seen.load())
+    if (m_lines_seen.load() == seen || stopping()) {
+      logs.value()->kill();
+      break;
+    }
   auto parsed = waited == 0 ? util::parse_int(util::trim(wait_out)) : std::nullopt;
   std::optional<int> exit_code;
   if (parsed) exit_code = static_cast<int>(*parsed);

@@ -78,6 +78,7 @@ class ContainerRun {
   std::mutex m_sink_mutex;                       // held during every sink call
   std::atomic<std::thread::id> m_sink_thread{};  // the thread inside a sink call
   std::atomic<bool> m_done{false};
+  std::atomic<std::size_t> m_lines_seen{0};  // output lines the follower delivered
   std::thread m_thread;
 };
 

@@ -3,6 +3,7 @@
 
 #include "test_server.hpp"
 
+using jgrid::test::HttpReply;
 using jgrid::test::Json;
 using jgrid::test::parse_sse;
 using jgrid::test::rocm_example;
@@ -65,7 +66,9 @@ TEST_CASE("api log cursor polling never repeats a line", "[api][logs]") {
   auto tail = server.get("/v1/jobs/" + id + "/logs?tail=1").json;
   REQUIRE(tail["items"].size() == 1);
   CHECK(tail["items"][0]["entry_id"] == all.back());
-  for (const auto& item : server.get("/v1/jobs/" + id + "/logs?stream=stdout").json["items"])
+  // Keep the reply alive: the loop would otherwise walk a destroyed temporary.
+  HttpReply reply = server.get("/v1/jobs/" + id + "/logs?stream=stdout");
+  for (const auto& item : reply.json["items"])
     CHECK(item["stream"] == "stdout");
 
   for (std::string bad : {"cursor=abc", "stream=video", "limit=x", "tail=-1"}) {

@@ -2,6 +2,9 @@
 # Builds the local test image localhost/jgrid-busybox-rocm:latest: a rootfs
 # holding only a static busybox, imported with the label and env of a ROCm
 # image (io.junglegrid.runtime=rocm, ROCM_VERSION). No registry is needed.
+# Also localhost/jgrid-busybox-nv:latest, the same rootfs labelled
+# io.junglegrid.runtime=cuda with CUDA_VERSION (late screening must refuse it
+# under ROCm intent; its name says nothing).
 # Idempotent: does nothing when the image exists.
 # Usage: fake-rocm-image.sh [engine]     engine: podman (default) or docker
 # Exit: 0 the image exists; 125 the engine is not installed or does not run
@@ -10,12 +13,13 @@ set -euo pipefail
 
 engine="${1:-podman}"
 image="localhost/jgrid-busybox-rocm:latest"
+cuda_image="localhost/jgrid-busybox-nv:latest"
 
 if ! command -v "$engine" >/dev/null 2>&1 || ! "$engine" info >/dev/null 2>&1; then
   echo "fake-rocm-image: $engine is not installed or does not run (apt-get install -y podman runc)" >&2
   exit 125
 fi
-if "$engine" image inspect "$image" >/dev/null 2>&1; then
+if "$engine" image inspect "$image" >/dev/null 2>&1 && "$engine" image inspect "$cuda_image" >/dev/null 2>&1; then
   exit 0
 fi
 
@@ -48,4 +52,12 @@ if ! output="$("$engine" import \
   echo "fake-rocm-image: $engine import failed: $output" >&2
   exit 1
 fi
-echo "fake-rocm-image: built $image"
+if ! output="$("$engine" import \
+      --change 'LABEL io.junglegrid.runtime=cuda' \
+      --change 'ENV CUDA_VERSION=12.4.0' \
+      --change 'ENV PATH=/bin' \
+      "$work/rootfs.tar" "$cuda_image" 2>&1)"; then
+  echo "fake-rocm-image: $engine import failed: $output" >&2
+  exit 1
+fi
+echo "fake-rocm-image: built $image and $cuda_image"

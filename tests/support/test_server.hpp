@@ -43,6 +43,10 @@ struct TestServerOptions {
   std::int64_t heartbeat_ms = 15000;
   double time_scale = 100.0;  // sim seconds per real second
   std::optional<exec::Fleet> fleet;  // default: exec::default_fleet()
+  // Adds nodes and executors (e.g. a local container node) before the engine starts.
+  std::function<void(exec::Fleet&, exec::ExecutorRegistry&, const fs::path& data_dir,
+                     const std::shared_ptr<util::Clock>&)>
+      extend;
 };
 
 // A response as the tests look at it.
@@ -113,6 +117,7 @@ class TestServer {
     m_clock = util::make_real_clock(m_options.time_scale);
     auto fleet = m_options.fleet ? *m_options.fleet : exec::default_fleet();
     exec::ExecutorRegistry executors{{"simulated", exec::make_sim_executor(m_clock, fleet)}};
+    if (m_options.extend) m_options.extend(fleet, executors, data_dir, m_clock);
     engine::EngineOptions engine_options;
     engine_options.data_dir = data_dir;
     m_engine = std::make_unique<engine::Engine>(*m_store, m_clock, fleet, executors, engine_options);

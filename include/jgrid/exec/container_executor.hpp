@@ -87,7 +87,9 @@ std::string container_name_for(const std::string& job_id);
 std::vector<std::string> build_run_argv(const RunRequest& request, const ContainerOptions& options,
                                         const std::string& container_name);
 
-// argv with every `-e KEY=VALUE` element turned into "KEY=***".
+// argv with every `-e KEY=VALUE` element of the job's environment turned
+// into "KEY=***"; the grid's JGRID_JOB_ID, JUNGLE_GRID_JOB_ID and
+// ROCR_VISIBLE_DEVICES keep their values.
 std::vector<std::string> mask_env_values(const std::vector<std::string>& argv);
 
 // True when a CDI spec for kind amd.com/gpu is in one of `dirs` (*.json, *.yaml, *.yml).
@@ -113,13 +115,6 @@ struct JobContainer {
 // ENGINE_UNAVAILABLE when the engine cannot be run or fails.
 Result<std::vector<JobContainer>> list_job_containers(const std::string& engine);
 
-// Lines of a job's output already stored, per stream, so that reattach()
-// does not report them again (`logs -f` replays from the start).
-struct LogSkip {
-  std::size_t stdout_lines = 0;
-  std::size_t stderr_lines = 0;
-};
-
 // Thread-safe. The Executor contract holds: after cancel() returns, or after
 // finished(), no sink call comes for that job. Destruction = shutdown().
 class ContainerExecutor : public Executor {
@@ -129,7 +124,7 @@ class ContainerExecutor : public Executor {
   // from job.running on (no step is reported again). The timeout counts from
   // request.job.started_ms. Errors: NOT_FOUND when no container jgrid-<id>
   // exists; START_FAILED when the job is already followed or the engine fails.
-  virtual Status reattach(const RunRequest& request, RunSink& sink, LogSkip skip) = 0;
+  Status reattach(const RunRequest& request, RunSink& sink, LogSkip skip) override = 0;
   // list_job_containers() with this executor's engine.
   virtual Result<std::vector<JobContainer>> job_containers() const = 0;
   // `rm -f jgrid-<job_id>` (for containers of jobs that will not be

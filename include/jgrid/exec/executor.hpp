@@ -44,6 +44,13 @@ class RunSink {
   virtual void finished(const std::string& job_id, const RunOutcome& outcome) = 0;
 };
 
+// Lines of a job's output already stored, per stream, so that reattach()
+// does not report them again (`logs -f` replays from the start).
+struct LogSkip {
+  std::size_t stdout_lines = 0;
+  std::size_t stderr_lines = 0;
+};
+
 struct RunRequest {
   model::Job job;                       // snapshot at start (spec, attempt, placement)
   model::Node node;                     // the node it was placed on
@@ -63,6 +70,21 @@ class Executor {
   // Stops every run without reporting (server shutdown); the engine requeues
   // them at next start.
   virtual void shutdown() = 0;
+  // True when runs may outlive the server process (containers): after a
+  // restart the engine keeps their GPUs and offers them to reattach()
+  // instead of retrying them at once.
+  virtual bool outlives_server() const { return false; }
+  // Takes over a run that an earlier process of the server began and left
+  // going (after a restart): its output minus `skip`, then its end, are
+  // reported to `sink` as for a run begun by start(), from job.running on.
+  // Errors: UNSUPPORTED (the default: this executor's runs end with the
+  // process, the engine retries them), NOT_FOUND (the run is gone),
+  // START_FAILED (it cannot be followed).
+  virtual Status reattach(const RunRequest& request, RunSink& sink, LogSkip skip) {
+    (void)sink;
+    (void)skip;
+    return make_error("UNSUPPORTED", kind() + " runs do not outlive the server: " + request.job.id);
+  }
 };
 
 // Executors by Node::source ("simulated", "local").

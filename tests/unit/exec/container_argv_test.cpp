@@ -183,7 +183,8 @@ TEST_CASE("exec::mask_env_values hides values but not keys or the command", "[ex
   request.job.spec.command = {"sh", "-c", "true", "-e", "NOT=ENV"};
   Argv masked = mask_env_values(build_run_argv(request, mi300x_options(), "jgrid-job_01TEST"));
   CHECK(has_pair(masked, "-e", "HF_TOKEN=***"));
-  CHECK(has_pair(masked, "-e", "JGRID_JOB_ID=***"));
+  CHECK(has_pair(masked, "-e", "JGRID_JOB_ID=job_01TEST"));
+  CHECK(has_pair(masked, "-e", "ROCR_VISIBLE_DEVICES=0"));
   CHECK(has_pair(masked, "--name", "jgrid-job_01TEST"));
   for (const auto& word : masked) CHECK(word.find("secret-value") == std::string::npos);
   CHECK(masked.back() == "NOT=ENV");
