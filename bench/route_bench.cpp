@@ -145,19 +145,21 @@ double median_us(F&& call, double budget_s = 0.5) {
   return per_call[per_call.size() / 2];
 }
 
-enum class Variant { pools, host_labels, unique_prices };
+enum class Variant { pools, host_labels, unique_prices, unique_regions };
 
 void bench_router(int node_count, Variant variant) {
   auto nodes = make_fleet(node_count);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (variant == Variant::host_labels) nodes[i].labels["host"] = nodes[i].name;
     if (variant == Variant::unique_prices) nodes[i].price_per_gpu_hour += static_cast<double>(i) * 1e-6;
+    if (variant == Variant::unique_regions) nodes[i].region += "-" + std::to_string(i);
   }
   route::FleetIndex fleet(std::move(nodes), 42);
   load_half(fleet);
   const char* what = variant == Variant::pools         ? "nodes as pools make them"
-                     : variant == Variant::host_labels ? "a label of its own on every node"
-                                                       : "a price of its own on every node: worst case";
+                     : variant == Variant::host_labels   ? "a label of its own on every node"
+                     : variant == Variant::unique_prices ? "a price of its own on every node"
+                                                         : "a region of its own on every node: worst case";
   std::printf("== router: %zu nodes (60%% AMD, about half the GPUs taken; %s), %zu node classes\n", fleet.size(), what,
               fleet.classes().size());
   std::size_t sink = 0;
@@ -276,9 +278,11 @@ void bench_engine_queue(int queued) {
 int main(int argc, char** argv) {
   int nodes = argc > 1 ? std::atoi(argv[1]) : 10000;
   int queued = argc > 2 ? std::atoi(argv[2]) : 30000;
-  const char* only = std::getenv("ROUTE_BENCH_VARIANT");  // pools | host_labels | unique_prices
-  const std::vector<std::pair<const char*, Variant>> variants = {
-      {"pools", Variant::pools}, {"host_labels", Variant::host_labels}, {"unique_prices", Variant::unique_prices}};
+  const char* only = std::getenv("ROUTE_BENCH_VARIANT");  // pools | host_labels | unique_prices | unique_regions
+  const std::vector<std::pair<const char*, Variant>> variants = {{"pools", Variant::pools},
+                                                                 {"host_labels", Variant::host_labels},
+                                                                 {"unique_prices", Variant::unique_prices},
+                                                                 {"unique_regions", Variant::unique_regions}};
   for (const auto& [name, variant] : variants)
     if (!only || std::string(only) == name) bench_router(std::max(nodes, 1), variant);
   if (queued > 0) bench_engine_queue(queued);

@@ -34,9 +34,15 @@ class ClassCounter {
   void count(const NodeClass& c, bool held) {
     const model::Node& prototype = m_fleet.node(c.prototype);
     if (!fits_class(m_d, prototype)) {
-      m_counts.add(first_class_reason(m_d, prototype), c.slots.size());
-    } else if (!m_d.node_labels.empty()) {
-      count_labelled(c, held);
+      // The prototype is the cheapest node: failing on price alone, each
+      // node fails with its own price in the reason.
+      std::string reason = first_class_reason(m_d, prototype);
+      if (c.min_price != c.max_price && reason == price_reason(m_d, prototype))
+        count_each(c, held);
+      else
+        m_counts.add(reason, c.slots.size());
+    } else if (!m_d.node_labels.empty() || !fits_price(m_d, c.max_price)) {
+      count_each(c, held);
     } else {
       count_states(c, held);
     }
@@ -57,10 +63,15 @@ class ClassCounter {
     }
   }
 
-  // Node by node, for jobs that ask for node labels (labels vary within a class).
-  void count_labelled(const NodeClass& c, bool held) {
+  // Node by node, for jobs that ask for node labels or whose max price falls
+  // inside the class's prices (labels and prices vary within a class).
+  void count_each(const NodeClass& c, bool held) {
     for (std::size_t slot : c.slots) {
       const model::Node& node = m_fleet.node(slot);
+      if (!fits_price(m_d, node.price_per_gpu_hour)) {
+        m_counts.add(price_reason(m_d, node), 1);
+        continue;
+      }
       if (!fits_labels(m_d, node)) {
         m_counts.add(label_reason(m_d, node), 1);
         continue;

@@ -99,13 +99,8 @@ std::string region_reason(const Demand&, const Node& n) {
   return "region " + n.region + " not in region_preference (strict)";
 }
 
-bool price_ok(const Demand& d, const Node& n) {
-  return !d.max_price_per_hour || hourly_rate(d, n) <= *d.max_price_per_hour;
-}
-std::string price_reason(const Demand& d, const Node& n) {
-  return "price " + format_usd(hourly_rate(d, n)) + "/hour for " + std::to_string(d.gpus) + " GPU" +
-         (d.gpus == 1 ? "" : "s") + " > max_price_per_hour " + format_usd(*d.max_price_per_hour);
-}
+bool price_ok(const Demand& d, const Node& n) { return fits_price(d, n.price_per_gpu_hour); }
+std::string price_text(const Demand& d, const Node& n) { return price_reason(d, n); }
 
 // Cheap first; the order is also the order reasons are listed in.
 const std::array<Filter, 9> k_filters = {{
@@ -117,7 +112,7 @@ const std::array<Filter, 9> k_filters = {{
     {class_ok, class_reason},
     {family_ok, family_reason},
     {region_ok, region_reason},
-    {price_ok, price_reason},
+    {price_ok, price_text},
 }};
 
 }  // namespace
@@ -160,6 +155,15 @@ std::string first_class_reason(const Demand& demand, const Node& node) {
 }
 
 bool fits_labels(const Demand& demand, const Node& node) { return missing_label(demand, node) == nullptr; }
+
+bool fits_price(const Demand& demand, double price_per_gpu_hour) {
+  return !demand.max_price_per_hour || price_per_gpu_hour * demand.gpus <= *demand.max_price_per_hour;
+}
+
+std::string price_reason(const Demand& d, const Node& n) {
+  return "price " + format_usd(hourly_rate(d, n)) + "/hour for " + std::to_string(d.gpus) + " GPU" +
+         (d.gpus == 1 ? "" : "s") + " > max_price_per_hour " + format_usd(*d.max_price_per_hour);
+}
 
 std::string label_reason(const Demand& demand, const Node& node) {
   const std::string& key = *missing_label(demand, node);

@@ -42,6 +42,11 @@ std::vector<std::string> class_reasons(const Demand& demand, const model::Node& 
 std::string first_class_reason(const Demand& demand, const model::Node& node);  // precondition: !fits_class
 bool fits_labels(const Demand& demand, const model::Node& node);
 std::string label_reason(const Demand& demand, const model::Node& node);  // precondition: !fits_labels
+// The max_price_per_hour filter for one price per GPU-hour. Prices vary
+// inside a class: the class filters check its cheapest node, and a class
+// whose dearest node fails is looked at node by node.
+bool fits_price(const Demand& demand, double price_per_gpu_hour);
+std::string price_reason(const Demand& demand, const model::Node& node);  // precondition: !fits_price
 
 // Every description filter (class filters, then labels).
 bool fits_description(const Demand& demand, const model::Node& node);

@@ -7,8 +7,8 @@ namespace {
 
 const std::vector<std::uint32_t> k_no_classes;
 
-// Everything the filters and scores read of a node besides its live state
-// and its labels (the label filter looks at each node).
+// Everything the filters and scores read of a node besides its live state,
+// its labels and its price (those are looked at node by node).
 std::string description_key(const model::Node& node) {
   std::string key;
   for (const std::string* part :
@@ -17,7 +17,7 @@ std::string description_key(const model::Node& node) {
     key += '\x1f';
   }
   return key + std::to_string(node.gpu_count) + '\x1f' + std::to_string(node.vram_gb) + '\x1f' +
-         std::to_string(node.price_per_gpu_hour) + '\x1f' + std::to_string(node.speed);
+         std::to_string(node.speed);
 }
 
 }  // namespace
@@ -64,6 +64,7 @@ void FleetIndex::add_class_member(std::size_t slot, std::map<std::string, std::u
     NodeClass node_class;
     node_class.id = it->second;
     node_class.prototype = slot;
+    node_class.min_price = node_class.max_price = node.price_per_gpu_hour;
     node_class.gpu_count = std::max(node.gpu_count, 0);
     node_class.buckets.resize(node_class.bucket_index(node_class.gpu_count, 0) + 1);
     node_class.occupied.assign((node_class.buckets.size() + 63) / 64, 0);
@@ -75,7 +76,13 @@ void FleetIndex::add_class_member(std::size_t slot, std::map<std::string, std::u
     counts.resize(std::max(counts.size(), static_cast<std::size_t>(node_class.gpu_count) + 1), 0);
   }
   m_class_of[slot] = it->second;
-  m_classes[it->second].slots.push_back(slot);
+  NodeClass& node_class = m_classes[it->second];
+  node_class.slots.push_back(slot);
+  if (node.price_per_gpu_hour < node_class.min_price) {
+    node_class.min_price = node.price_per_gpu_hour;
+    node_class.prototype = slot;
+  }
+  node_class.max_price = std::max(node_class.max_price, node.price_per_gpu_hour);
 }
 
 std::optional<std::size_t> FleetIndex::slot_of(const std::string& node_id) const {
@@ -98,7 +105,7 @@ void FleetIndex::enter(std::size_t slot) {
   const model::Node& node = m_nodes[slot];
   NodeClass& node_class = m_classes[m_class_of[slot]];
   std::size_t index = node_class.bucket_index(node.gpus_free, node.running_jobs);
-  node_class.buckets[index].emplace(m_hash[slot], slot);
+  node_class.buckets[index].insert({node.price_per_gpu_hour, m_hash[slot], slot});
   node_class.occupied[index / 64] |= std::uint64_t{1} << (index % 64);
   ++node_class.online_by_free[static_cast<std::size_t>(node.gpus_free)];
   count_free(slot, +1);
@@ -108,7 +115,7 @@ void FleetIndex::leave(std::size_t slot) {
   const model::Node& node = m_nodes[slot];
   NodeClass& node_class = m_classes[m_class_of[slot]];
   std::size_t index = node_class.bucket_index(node.gpus_free, node.running_jobs);
-  node_class.buckets[index].erase({m_hash[slot], slot});
+  node_class.buckets[index].erase({node.price_per_gpu_hour, m_hash[slot], slot});
   if (node_class.buckets[index].empty()) node_class.occupied[index / 64] &= ~(std::uint64_t{1} << (index % 64));
   --node_class.online_by_free[static_cast<std::size_t>(node.gpus_free)];
   count_free(slot, -1);

@@ -27,32 +27,47 @@ struct Best {
   }
 };
 
-// Every node of a bucket scores alike (same description, free GPUs and
-// running jobs), and the bucket's first node has its lowest tie hash: one
-// score per non-empty bucket finds the class's best node.
+// Nodes of a bucket within the job's max price: all of them unless the
+// limit falls inside the class's prices (the bucket is in price order).
+int within_price(const Demand& d, const NodeClass& c, const std::set<BucketEntry>& bucket) {
+  if (fits_price(d, c.max_price)) return static_cast<int>(bucket.size());
+  int count = 0;
+  for (auto it = bucket.begin(); it != bucket.end() && fits_price(d, it->price); ++it) ++count;
+  return count;
+}
+
+// Nodes of a bucket differ only in price and id (same description, free GPUs
+// and running jobs), every score falls as the price rises, and the bucket's
+// first node is its cheapest with the lowest tie hash: one score per
+// non-empty bucket finds the class's best node.
 void consider_class(const Demand& d, const FleetIndex& fleet, const NodeClass& c, Best& best, int& feasible) {
   if (d.gpus > c.gpu_count) return;
   c.each_occupied(c.bucket_index(d.gpus, 0), [&](std::size_t index) {
     const auto& bucket = c.buckets[index];
-    feasible += static_cast<int>(bucket.size());
-    auto [hash, slot] = *bucket.begin();
-    best.offer(slot, score_node(d, fleet.node(slot)), hash);
+    const BucketEntry& first = *bucket.begin();
+    if (!fits_price(d, first.price)) return;
+    feasible += within_price(d, c, bucket);
+    best.offer(first.slot, score_node(d, fleet.node(first.slot)), first.hash);
   });
 }
 
 // A job asking for node labels: the first node of each bucket that carries
-// them wins that bucket (buckets are in tie-hash order); every node is looked at.
+// them within the max price wins that bucket (buckets are in price, then
+// tie-hash order); every node is looked at.
 bool consider_labelled_class(const Demand& d, const FleetIndex& fleet, const NodeClass& c, bool held, Best& best,
                              int& feasible) {
-  auto labelled = [&](std::size_t slot) { return fits_labels(d, fleet.node(slot)); };
+  auto labelled = [&](std::size_t slot) {
+    const model::Node& node = fleet.node(slot);
+    return fits_labels(d, node) && fits_price(d, node.price_per_gpu_hour);
+  };
   if (std::none_of(c.slots.begin(), c.slots.end(), labelled)) return false;
   if (held || d.gpus > c.gpu_count) return true;
   c.each_occupied(c.bucket_index(d.gpus, 0), [&](std::size_t index) {
     bool first = true;
-    for (auto [hash, slot] : c.buckets[index]) {
-      if (!labelled(slot)) continue;
+    for (const BucketEntry& entry : c.buckets[index]) {
+      if (!labelled(entry.slot)) continue;
       ++feasible;
-      if (std::exchange(first, false)) best.offer(slot, score_node(d, fleet.node(slot)), hash);
+      if (std::exchange(first, false)) best.offer(entry.slot, score_node(d, fleet.node(entry.slot)), entry.hash);
     }
   });
   return true;
@@ -100,7 +115,7 @@ model::Placement make_placement(const Demand& d, const model::Node& node, double
   return placement;
 }
 
-// The cheapest class the job fits once GPUs free up (first one among equal prices).
+// The cheapest node of the classes the job fits once GPUs free up (first one among equal prices).
 std::optional<model::Node> cheapest_fitting(const FleetIndex& fleet, const std::vector<std::uint32_t>& fitting) {
   const model::Node* cheapest = nullptr;
   for (std::uint32_t id : fitting) {

@@ -2,6 +2,7 @@
 // and the dashboard. The decision itself comes from place(), so the report
 // can never disagree with the placement.
 #include <map>
+#include <utility>
 
 #include "filters.hpp"
 #include "jgrid/route/placer.hpp"
@@ -25,13 +26,15 @@ Candidate make_candidate(const Demand& d, const model::Node& node, const std::ve
 RouteResult report(const RouteRequest& request, const FleetIndex& fleet) {
   RouteResult result = place(request, fleet);
   Demand d = make_demand(request.spec, request.intent);
-  std::map<std::uint32_t, std::vector<std::string>> never_by_class;  // class reasons, once per class
+  // Class reasons, once per class and price (prices vary inside a class).
+  std::map<std::pair<std::uint32_t, double>, std::vector<std::string>> never_by_class;
   result.candidates.reserve(fleet.size());
   for (std::size_t slot = 0; slot < fleet.size(); ++slot) {
     const model::Node& node = fleet.node(slot);
     std::uint32_t id = fleet.class_of(slot);
-    auto it = never_by_class.find(id);
-    if (it == never_by_class.end()) it = never_by_class.emplace(id, class_reasons(d, node)).first;
+    auto key = std::make_pair(id, node.price_per_gpu_hour);
+    auto it = never_by_class.find(key);
+    if (it == never_by_class.end()) it = never_by_class.emplace(key, class_reasons(d, node)).first;
     bool held = request.held && request.held->count(id) > 0;
     if (fits_labels(d, node)) {
       result.candidates.push_back(make_candidate(d, node, it->second, held));

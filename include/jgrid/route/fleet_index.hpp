@@ -3,17 +3,21 @@
 // placing a job does not look at every node.
 //
 // Nodes with the same description (everything the filters and scores read
-// except live state and labels: vendor, runtime, model, family, class, GPU
-// count, VRAM, region, price, speed) form a node class; a fleet built from
-// pools has about one class per pool. Labels stay per node (a label per host
-// must not make every node a class of its own); only jobs that ask for node
-// labels look at nodes one by one. Each class keeps its online nodes in buckets
-// by live state (free GPUs, running jobs); inside a bucket nodes are ordered
-// by a seeded hash of their id, so the first node of a bucket is the one the
-// tie-break would choose among them. route::place() evaluates the static
-// filters once per class and scores one node per non-empty bucket: its cost
-// grows with classes × buckets, not with nodes (a fleet whose nodes all
-// differ in price or region is the worst case: one class per node).
+// except live state, labels and price: vendor, runtime, model, family, class,
+// GPU count, VRAM, region, speed) form a node class; a fleet built from pools
+// has about one class per pool. Labels and prices stay per node (a label or a
+// price per host must not make every node a class of its own): every score
+// falls as the price rises, so inside a bucket the cheapest node is the best.
+// Only jobs that ask for node labels look at nodes one by one. Each class
+// keeps its online nodes in buckets by live state (free GPUs, running jobs);
+// inside a bucket nodes are ordered by price, then a seeded hash of their id,
+// so the first node of a bucket is the one the scores and the tie-break would
+// choose among them. The class's prototype is its cheapest node, so the
+// static filters (max price included) pass on it when they pass on any node
+// of the class. route::place() evaluates them once per class and scores one
+// node per non-empty bucket: its cost grows with classes × buckets, not with
+// nodes (a fleet whose nodes all differ in region is the worst case: one
+// class per node).
 //
 // Invariant: for every node, running_jobs <= gpu_count - gpus_free (each job
 // holds at least one GPU), so a bucket's nodes all score alike.
@@ -26,6 +30,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -34,16 +39,27 @@
 
 namespace jgrid::route {
 
+// A node in its bucket: cheapest first, then by tie hash.
+struct BucketEntry {
+  double price = 0;
+  std::uint64_t hash = 0;
+  std::size_t slot = 0;
+  bool operator<(const BucketEntry& other) const {
+    return std::tie(price, hash, slot) < std::tie(other.price, other.hash, other.slot);
+  }
+};
+
 // Nodes sharing one description.
 struct NodeClass {
   std::uint32_t id = 0;
-  std::size_t prototype = 0;  // slot of its first node: the description
+  std::size_t prototype = 0;  // slot of its cheapest node (first among equals): the description
+  double min_price = 0, max_price = 0;  // price_per_gpu_hour of its cheapest and dearest nodes
   int gpu_count = 0;
   std::vector<std::size_t> slots;  // every node of the class, in fleet order
   int draining = 0, offline = 0;   // nodes of the class in those states
   // Online (or busy) nodes by live state: buckets[bucket_index(free, running)],
-  // each ordered by (tie hash, slot), so begin() is the bucket's tie winner.
-  std::vector<std::set<std::pair<std::uint64_t, std::size_t>>> buckets;
+  // each ordered by (price, tie hash, slot), so begin() is the bucket's winner.
+  std::vector<std::set<BucketEntry>> buckets;
   std::vector<std::uint64_t> occupied;  // bit i set: buckets[i] is not empty
   std::vector<int> online_by_free;      // online nodes per free GPU count
 

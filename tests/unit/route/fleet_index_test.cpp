@@ -16,12 +16,12 @@ std::size_t bucket_size(const FleetIndex& fleet, std::size_t slot, int free, int
 }  // namespace
 
 TEST_CASE("route::FleetIndex groups nodes with the same description into one class", "[route]") {
-  std::vector<jgrid::model::Node> nodes = {make_node("a1", "amd", 8), make_node("h1", "nvidia", 8),
-                                           make_node("a2", "amd", 8), make_node("a3", "amd", 8, 3.0)};
+  std::vector<jgrid::model::Node> nodes = {make_node("a1", "amd", 8, 2.0), make_node("h1", "nvidia", 8),
+                                           make_node("a2", "amd", 8, 2.0), make_node("a3", "amd", 4)};
   FleetIndex fleet(nodes, 7);
   REQUIRE(fleet.classes().size() == 3);
   CHECK(fleet.class_of(0) == fleet.class_of(2));
-  CHECK(fleet.class_of(0) != fleet.class_of(3));  // another price
+  CHECK(fleet.class_of(0) != fleet.class_of(3));  // another GPU count
   CHECK(fleet.classes()[fleet.class_of(0)].slots == std::vector<std::size_t>{0, 2});
   CHECK(fleet.classes_of_vendor("amd") == std::vector<std::uint32_t>{0, 2});
   CHECK(fleet.classes_of_vendor("nvidia") == std::vector<std::uint32_t>{1});
@@ -34,6 +34,21 @@ TEST_CASE("route::FleetIndex groups nodes with the same description into one cla
   nodes[2].labels = {{"host", "a2"}};  // labels are per node: they do not split a class
   CHECK(FleetIndex(nodes, 7).classes().size() == 3);
   CHECK(fleet.tie_hash(0) != jgrid::route::node_hash(8, "node_a1"));
+}
+
+TEST_CASE("route::FleetIndex keeps prices per node: the cheapest node leads its class and its buckets", "[route]") {
+  std::vector<jgrid::model::Node> nodes = {make_node("a1", "amd", 8, 3.0), make_node("a2", "amd", 8, 1.5),
+                                           make_node("a3", "amd", 8, 2.0)};
+  FleetIndex fleet(nodes, 7);
+  REQUIRE(fleet.classes().size() == 1);
+  const auto& node_class = fleet.classes()[0];
+  CHECK(node_class.prototype == 1u);
+  CHECK(node_class.min_price == 1.5);
+  CHECK(node_class.max_price == 3.0);
+  const auto& bucket = node_class.buckets[node_class.bucket_index(8, 0)];
+  std::vector<std::size_t> order;
+  for (const auto& entry : bucket) order.push_back(entry.slot);
+  CHECK(order == std::vector<std::size_t>{1, 2, 0});
 }
 
 TEST_CASE("route::FleetIndex moves nodes between buckets as their load changes", "[route]") {

@@ -229,14 +229,14 @@ TEST_CASE("route::place looks at each node's labels for a job that asks for them
   CHECK(nowhere.explanation == "no node in the fleet can run this job: 6 nodes: node label rack=r9 missing");
 }
 
-TEST_CASE("route::place agrees with a scan of every node on random fleets", "[route]") {
+TEST_CASE("route::place agrees with a scan of every node on random fleets, prices and limits", "[route]") {
   std::mt19937 random(1234);
   const std::vector<std::string> modes = {"balanced", "cost", "speed"};
   for (int round = 0; round < 200; ++round) {
     std::vector<Node> nodes;
     for (int i = 0; i < 40; ++i) {
       Node node = make_node("n" + std::to_string(i), random() % 3 ? "amd" : "nvidia", random() % 2 ? 8 : 4,
-                            1.0 + static_cast<double>(random() % 3));
+                            1.0 + static_cast<double>(random() % 3) + 0.25 * static_cast<double>(random() % 4));
       node.gpus_free = static_cast<int>(random() % static_cast<unsigned>(node.gpu_count + 1));
       node.running_jobs = node.gpu_count == node.gpus_free ? 0 : 1 + static_cast<int>(random() % 2);
       node.region = random() % 2 ? "us-east" : "us-west";
@@ -248,6 +248,8 @@ TEST_CASE("route::place agrees with a scan of every node on random fleets", "[ro
     spec.optimize_for = modes[random() % modes.size()];
     spec.constraints = {{"region_preference", "us-west"}};
     if (round % 4 == 0) spec.constraints["node_labels"] = {{"zone", "a"}};
+    // Prices vary inside a node class: a limit that cuts through classes.
+    if (round % 3 == 0) spec.constraints["max_price_per_hour"] = 2.5 * spec.gpu_count;
     auto result = place_on(spec, random() % 2 ? "amd" : "", nodes, static_cast<std::uint64_t>(round));
     std::map<std::string, long> first_reasons;
     for (const auto& c : result.candidates)
