@@ -1,0 +1,16 @@
+#pragma once
+// The engine's series in the process-wide metrics registry (api.md §2.11):
+// screening and routing counts and latencies.
+#include "jgrid/screen/screen.hpp"
+
+namespace jgrid::engine {
+
+// jgrid_screen_total{result=passed|warned|blocked} and
+// jgrid_screen_duration_seconds: every screening (submit, estimate).
+void record_screening(const screen::Screening& screening, double seconds);
+
+// jgrid_route_total{result=placed|waiting} and jgrid_route_duration_seconds:
+// every routing decision of the scheduler.
+void record_route(bool placed, double seconds);
+
+}  // namespace jgrid::engine
