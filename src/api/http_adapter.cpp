@@ -36,6 +36,11 @@ bool announces_body(const httplib::Request& req) {
          util::to_lower(req.get_header_value("Transfer-Encoding")).find("chunked") != std::string::npos;
 }
 
+bool is_dry_run(const httplib::Request& req) {
+  std::string value = util::to_lower(req.get_param_value("dry_run"));
+  return value == "1" || value == "true";
+}
+
 Call make_call(const httplib::Request& req, const Route& route, std::vector<std::string> captures) {
   Call call;
   call.method = req.method;
@@ -173,7 +178,7 @@ void HttpAdapter::handle(const httplib::Request& req, httplib::Response& res,
   else write_reply(req, res, std::move(*reply), match->route->framing);
   if (res.status != 206) ranges.clear();
   record_request(req.method, match ? std::string_view(match->route->pattern) : "unmatched", res.status,
-                 reply ? "" : reply.error().code,
+                 reply ? (is_dry_run(req) ? "dry_run" : "") : reply.error().code,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 

@@ -49,11 +49,14 @@ util::MetricFamily& callback_deliveries() {
   return family;
 }
 
+constexpr const char* k_dry_run = "dry_run";
+
 bool is_submit(std::string_view method, std::string_view route) {
   return method == "POST" && (route == "/v1/jobs" || route == "/v1/mcp/jobs");
 }
 
 std::string submit_result(int status, const std::string& code) {
+  if (code == k_dry_run) return "dry_run";
   if (status == 202) return "accepted";
   if (status == 200) return "replayed";
   return code.empty() ? "HTTP_" + std::to_string(status) : code;
@@ -114,7 +117,7 @@ Result<Reply> metrics_text(const Context& ctx, const Call&) {
   // Series that must exist before their first event.
   for (const char* stream : {"logs", "events"}) sse_subscribers().add({{"stream", stream}}, 0);
   for (const char* result : {"delivered", "failed"}) callback_deliveries().add({{"result", result}}, 0);
-  for (const char* result : {"accepted", "replayed"}) submits().add({{"result", result}}, 0);
+  for (const char* result : {"accepted", "replayed", "dry_run"}) submits().add({{"result", result}}, 0);
   Reply reply;
   reply.kind = Reply::Kind::bytes;
   reply.content_type = "text/plain; version=0.0.4; charset=utf-8";

@@ -10,9 +10,9 @@
 namespace jgrid::api {
 
 // Counts one answered request; `route` is the matched pattern (or
-// "unmatched"), `code` the error code ("" on success). Submits (POST on
-// /v1/jobs or /v1/mcp/jobs) also count in jgrid_submit_total and its
-// latency histogram.
+// "unmatched"), `code` the error code ("" on success, "dry_run" for a
+// successful ?dry_run=1 submit). Submits (POST on /v1/jobs or /v1/mcp/jobs)
+// also count in jgrid_submit_total and its latency histogram.
 void record_request(std::string_view method, std::string_view route, int status, const std::string& code,
                     double seconds);
 

@@ -32,7 +32,7 @@ const std::vector<Operation>& operations() {
       {"POST", "/v1/jobs/estimate", "estimateJob", "jobs", "Screen, classify, route and price a job; nothing is stored",
        {}, "JobRequest", 200, "Estimate", "EstimateMcp", {400, 413}},
       {"POST", "/v1/jobs", "submitJob", "jobs", "Submit a job (202; 200 when an Idempotency-Key replays the first job)",
-       {}, "JobRequest", 202, "Job", "JobMcp", {400, 404, 409, 413, 422, 503}},
+       {"dry_run"}, "JobRequest", 202, "Job", "JobMcp", {400, 404, 409, 413, 422, 503}},
       {"GET", "/v1/jobs", "listJobs", "jobs", "List jobs, newest first",
        {"limit", "cursor", "status", "workload_type", "gpu_vendor"}, "", 200, "JobList", "JobListMcp", {400}},
       {"GET", "/v1/jobs/{id}", "getJob", "jobs", "One job", {}, "", 200, "Job", "JobMcp", {404}},
@@ -120,11 +120,20 @@ Json success_content(const Operation& op, bool mcp) {
   return {{"application/json", {{"schema", mcp ? envelope(op.mcp_response) : schema_ref(op.response)}}}};
 }
 
+// A submit's 200: the first job again (Idempotency-Key), or with
+// ?dry_run=1 the plan (the estimate body plus dry_run: true).
+Json dry_run_or_replay(bool mcp) {
+  Json either = {{"anyOf", {schema_ref(mcp ? "JobMcp" : "Job"), schema_ref(mcp ? "EstimateMcp" : "Estimate")}}};
+  if (mcp)
+    either = {{"type", "object"}, {"required", {"ok", "data"}}, {"properties", {{"ok", {{"const", true}}}, {"data", either}}}};
+  return {{"description", "The job an Idempotency-Key already created, or the plan of a dry run"},
+          {"content", {{"application/json", {{"schema", either}}}}}};
+}
+
 Json responses(const Operation& op, bool mcp) {
   Json out = Json::object();
   out[std::to_string(op.status)] = {{"description", "Success"}, {"content", success_content(op, mcp)}};
-  if (op.status == 202) out["200"] = {{"description", "Replayed: the job first created with this Idempotency-Key"},
-                                      {"content", success_content(op, mcp)}};
+  if (op.status == 202) out["200"] = dry_run_or_replay(mcp);
   for (int status : op.errors) out[std::to_string(status)] = {{"$ref", "#/components/responses/Error"}};
   // Any route refuses a body over --max-body, and refuses work while draining.
   out["413"] = {{"$ref", "#/components/responses/Error"}};

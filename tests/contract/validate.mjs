@@ -63,6 +63,8 @@ await call("POST", "/v1/mcp/jobs/estimate", {}, example);
 await call("POST", "/v1/jobs/estimate", {}, { ...example, image: "nvidia/cuda:12.4.0-runtime-ubuntu22.04" });
 await call("POST", "/v1/jobs", {}, { ...example, image: "nvidia/cuda:12.4.0-runtime-ubuntu22.04" });
 await call("POST", "/v1/jobs", {}, { workload_type: "inference" });
+await call("POST", "/v1/jobs", {}, example, { query: "?dry_run=1" });
+await call("POST", "/v1/mcp/jobs", {}, example, { query: "?dry_run=1" });
 
 // Inputs: create, upload, complete, list.
 const ticket = await call("POST", "/v1/job-inputs", {}, { filename: "prompts.txt", content_type: "text/plain", kind: "input" });

@@ -8,14 +8,18 @@ using namespace jgrid::cli;
 namespace {
 
 // Sets or clears the URL and key variables for one test.
+void clear_env() {
+  for (const char* name : {"JUNGLE_GRID_API", "JUNGLE_GRID_API_URL", "JUNGLEGRID_API_BASE", "JUNGLE_GRID_API_KEY",
+                           "JUNGLEGRID_API_KEY"})
+    ::unsetenv(name);
+}
+
 struct Env {
   Env(std::initializer_list<std::pair<const char*, const char*>> values) {
-    for (const char* name : {"JUNGLE_GRID_API", "JUNGLE_GRID_API_URL", "JUNGLEGRID_API_BASE", "JUNGLE_GRID_API_KEY",
-                             "JUNGLEGRID_API_KEY"})
-      ::unsetenv(name);
+    clear_env();
     for (const auto& [name, value] : values) ::setenv(name, value, 1);
   }
-  ~Env() { Env({}); }
+  ~Env() { clear_env(); }
 };
 
 }  // namespace
