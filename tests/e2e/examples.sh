@@ -26,6 +26,16 @@ check_rocm_inference() {
   expect rocm-inference 'is completed'
   [ -s "$WORK/rocm-inference/result.json" ] || fail "rocm-inference downloads result.json"
 }
+check_screening_fixes() {
+  run screening-fixes "$ex/scripts/screening-fixes.sh"
+  local blocks rejected fixed
+  blocks=$(ls "$ex"/jobs/block--*.json | wc -l)
+  rejected=$(grep -c 'submit: HTTP 422 SCREENING_REJECTED' "$WORK/screening-fixes.log" || true)
+  fixed=$(grep -c 'dry run HTTP 200, can_submit true, blocked: none' "$WORK/screening-fixes.log" || true)
+  [ "$blocks" -gt 0 ] && [ "$rejected" = "$blocks" ] && [ "$fixed" = "$blocks" ] \
+    || { cat "$WORK/screening-fixes.log"; fail "screening-fixes: $blocks blocks, $rejected rejected, $fixed fixed"; }
+  expect screening-fixes 'fix: use rocm-smi or amd-smi'
+}
 check_inputs_flow() {
   run inputs-flow "$ex/scripts/inputs-flow.sh"
   expect inputs-flow 'uploaded input inp_.* and script inp_'
@@ -67,6 +77,7 @@ check_node_client() {
 
 declare -A checks=(
   [scripts/rocm-inference.sh]=check_rocm_inference
+  [scripts/screening-fixes.sh]=check_screening_fixes
   [scripts/inputs-flow.sh]=check_inputs_flow
   [scripts/cancel.sh]=check_cancel
   [scripts/capacity-wait.sh]=check_capacity_wait
