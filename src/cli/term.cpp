@@ -80,6 +80,8 @@ void StatusLine::clear() {
   std::lock_guard lock(m_mutex);
   if (m_tty && m_drawn) std::cout << k_erase_line << std::flush;
   m_drawn = false;
+  m_text.clear();  // later print()s must not bring it back
+  m_ticker.clear();
 }
 
 void StatusLine::draw() {

@@ -31,7 +31,8 @@ class StatusLine {
   void set(const std::string& text, const std::string& ticker = "");
   // Prints a full line of other output (a log line) above the status line.
   void print(const std::string& line);
-  // Removes the status line on a terminal (at the end).
+  // Removes the status line on a terminal (at the end); print()s after it
+  // are plain lines until the next set().
   void clear();
 
  private:

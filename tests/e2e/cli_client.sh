@@ -40,6 +40,9 @@ if command -v script >/dev/null; then
     fail "submit --wait on a terminal"
   LC_ALL=C grep -q $'\r\x1b\\[K' "$WORK/tty.out" || fail "a terminal gets an updating status line"
   grep -q 'elapsed\|[0-9]s' "$WORK/tty.out" || fail "the status line shows elapsed time"
+  last=$(tr '\r' '\n' <"$WORK/tty.out" | sed 's/\x1b\[K//g' | grep -v '^$' | tail -1)
+  grep -q '^job job_.* completed (exit 0) after [0-9]' <<<"$last" || fail "the summary is the last line, no status line after it: $last"
+  [ "$(tail -c 1 "$WORK/tty.out" | od -An -c | tr -d ' ')" = '\n' ] || fail "terminal output ends with a newline"
   pass "submit --wait on a terminal redraws one status line"
 fi
 
