@@ -33,8 +33,11 @@ done
 echo "every MI300X GPU is busy: ${blockers[*]}"
 
 waiting=$(submit waiting 5)
-sleep 0.5
-job=$(curl -fsS "$api/v1/jobs/$waiting")
+for _ in $(seq 1 600); do  # until the scheduler has tried to place it
+  job=$(curl -fsS "$api/v1/jobs/$waiting")
+  printf '%s' "$job" | grep -q 'CAPACITY_UNAVAILABLE' && break
+  sleep 0.1
+done
 echo "job $waiting is $(printf '%s' "$job" | jq -r .status): $(printf '%s' "$job" | jq -c .delay_reason)"
 printf '%s' "$job" | grep -q 'CAPACITY_UNAVAILABLE'
 

@@ -115,9 +115,12 @@ SseSubscriber::~SseSubscriber() { sse_subscribers().add({{"stream", m_stream}}, 
 
 Result<Reply> metrics_text(const Context& ctx, const Call&) {
   // Series that must exist before their first event.
-  for (const char* stream : {"logs", "events"}) sse_subscribers().add({{"stream", stream}}, 0);
-  for (const char* result : {"delivered", "failed"}) callback_deliveries().add({{"result", result}}, 0);
-  for (const char* result : {"accepted", "replayed", "dry_run"}) submits().add({{"result", result}}, 0);
+  for (const char* stream : {"logs", "events"}) sse_subscribers().declare({{"stream", stream}});
+  for (const char* result : {"delivered", "failed"}) callback_deliveries().declare({{"result", result}});
+  for (const char* result : {"accepted", "replayed", "dry_run"}) submits().declare({{"result", result}});
+  submit_latency().declare({});
+  http_requests();  // the family (no series until a request is answered)
+  http_latency();
   Reply reply;
   reply.kind = Reply::Kind::bytes;
   reply.content_type = "text/plain; version=0.0.4; charset=utf-8";

@@ -5,6 +5,10 @@
 
 namespace jgrid::engine {
 
+// Declares every series below at zero, so /metrics shows them before the
+// first screening or routing decision.
+void declare_engine_metrics();
+
 // jgrid_screen_total{result=passed|warned|blocked} and
 // jgrid_screen_duration_seconds: every screening (submit, estimate).
 void record_screening(const screen::Screening& screening, double seconds);

@@ -64,6 +64,11 @@ void MetricFamily::add(const Labels& labels, double by) {
   series_locked(labels).value += by;
 }
 
+void MetricFamily::declare(const Labels& labels) {
+  std::lock_guard lock(m_mutex);
+  series_locked(labels);
+}
+
 void MetricFamily::set(const Labels& labels, double value) {
   std::lock_guard lock(m_mutex);
   series_locked(labels).value = value;

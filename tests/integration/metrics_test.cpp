@@ -83,12 +83,27 @@ TEST_CASE("api /metrics exposes every series family of api.md 2.11 with a type",
       {"jgrid_sse_subscribers", "gauge"},
       {"jgrid_callback_deliveries_total", "counter"},
       {"jgrid_http_requests_total", "counter"},
+      {"jgrid_http_request_duration_seconds", "histogram"},
+      {"jgrid_screen_total", "counter"},
+      {"jgrid_screen_duration_seconds", "histogram"},
+      {"jgrid_route_total", "counter"},
+      {"jgrid_route_duration_seconds", "histogram"},
+      {"jgrid_node_gpus", "gauge"},
+      {"jgrid_nodes", "gauge"},
   };
   for (const auto& [name, type] : families) {
     INFO(name);
     CHECK(metrics.types[name] == type);
   }
   CHECK(metrics.value("jgrid_jobs{status=\"completed\"}") == 0);
+  // Series with a fixed label set are there (at zero) before their first event.
+  for (const char* series : {"jgrid_submit_total{result=\"accepted\"}", "jgrid_submit_duration_seconds_count",
+                             "jgrid_screen_total{result=\"blocked\"}", "jgrid_screen_duration_seconds_count",
+                             "jgrid_route_total{result=\"waiting\"}", "jgrid_route_duration_seconds_count",
+                             "jgrid_callback_deliveries_total{result=\"failed\"}", "jgrid_queue_depth"}) {
+    INFO(series);
+    CHECK(metrics.samples.count(series) == 1);
+  }
   CHECK(metrics.value("jgrid_node_gpus_free{vendor=\"amd\"}") > 0);
 }
 
@@ -110,6 +125,52 @@ TEST_CASE("api /metrics series move when a job runs", "[api][metrics]") {
   CHECK(after.sum("jgrid_http_requests_total", "route=\"/v1/jobs\",code=\"202\"") >
         before.sum("jgrid_http_requests_total", "route=\"/v1/jobs\",code=\"202\""));
   CHECK(after.sum("jgrid_http_requests_total", "route=\"/v1/jobs/{id}\",code=\"200\"") >= 1);
+}
+
+TEST_CASE("api /metrics gauges follow running and waiting jobs", "[api][metrics]") {
+  TestServer server;
+  auto idle = scrape(server);
+  // Every MI300X GPU of the built-in fleet held by long jobs, one more waiting.
+  Json big = jgrid::test::rocm_example();
+  big["gpu_type"] = "MI300X";
+  big["gpu_count"] = 8;
+  big["sim"] = Json{{"duration_s", 36000}};
+  std::vector<std::string> holders;
+  bool saw_waiting = false;
+  for (int i = 0; i < 8 && !saw_waiting; ++i) {
+    auto reply = server.post("/v1/jobs", big);
+    REQUIRE((reply.status == 202 || reply.status == 503));
+    if (reply.status == 503) break;
+    auto id = reply.json.at("job_id").get<std::string>();
+    // Placed, or waiting for capacity (a job passes through queued on its way).
+    auto waiting = [](const Json& j) {
+      return j["status"] == "queued" && j.contains("delay_reason") && j["delay_reason"].is_object() &&
+             j["delay_reason"].value("code", "") == "CAPACITY_UNAVAILABLE";
+    };
+    auto job = server.wait_job(id, [&](const Json& j) {
+      return waiting(j) || j["status"] == "assigned" || j["status"] == "starting" || j["status"] == "running";
+    });
+    if (waiting(job)) {
+      auto busy = scrape(server);
+      CHECK(busy.value("jgrid_queue_depth") >= 1);
+      CHECK(busy.value("jgrid_jobs{status=\"queued\"}") >= 1);
+      CHECK(busy.value("jgrid_node_gpus_free{vendor=\"amd\"}") < idle.value("jgrid_node_gpus_free{vendor=\"amd\"}"));
+      CHECK(busy.value("jgrid_jobs{status=\"running\"}") + busy.value("jgrid_jobs{status=\"starting\"}") +
+                busy.value("jgrid_jobs{status=\"assigned\"}") ==
+            static_cast<double>(holders.size()));
+      saw_waiting = true;
+    }
+    holders.push_back(id);
+  }
+  REQUIRE(saw_waiting);
+  // The waiting job first, so it is not placed while the others end.
+  for (auto it = holders.rbegin(); it != holders.rend(); ++it)
+    REQUIRE(server.post("/v1/jobs/" + *it + "/cancel", Json::object()).status == 200);
+  for (const auto& id : holders) server.wait_terminal(id);
+  auto after = scrape(server);
+  CHECK(after.value("jgrid_queue_depth") == 0);
+  CHECK(after.value("jgrid_jobs{status=\"cancelled\"}") == static_cast<double>(holders.size()));
+  CHECK(after.value("jgrid_node_gpus_free{vendor=\"amd\"}") == idle.value("jgrid_node_gpus_free{vendor=\"amd\"}"));
 }
 
 TEST_CASE("api /metrics counts open SSE subscribers", "[api][metrics]") {

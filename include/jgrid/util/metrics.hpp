@@ -29,6 +29,9 @@ class MetricFamily {
   void set(const Labels& labels, double value);
   // Histogram: counts `value` in its bucket, _sum and _count.
   void observe(const Labels& labels, double value);
+  // Creates the series at zero when it does not exist yet, so a scrape shows
+  // it before its first event (any type).
+  void declare(const Labels& labels);
 
   // "# HELP", "# TYPE" and every series, each line ending in '\n'.
   std::string render() const;

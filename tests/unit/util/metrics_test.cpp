@@ -37,3 +37,18 @@ TEST_CASE("util::Metrics returns the same family by name and gauges can be set",
   a.add({{"vendor", "amd"}}, -2);
   CHECK(registry.render().find("t_gauge{vendor=\"amd\"} 5\n") != std::string::npos);
 }
+
+TEST_CASE("util::MetricFamily::declare shows a series at zero and keeps an existing one", "[util]") {
+  MetricFamily histogram("d_seconds", MetricType::histogram, "Latency.", {0.1});
+  histogram.declare({});
+  std::string text = histogram.render();
+  CHECK(text.find("d_seconds_bucket{le=\"+Inf\"} 0\n") != std::string::npos);
+  CHECK(text.find("d_seconds_count 0\n") != std::string::npos);
+  MetricFamily counter("d_total", MetricType::counter, "Count.", {});
+  counter.add({{"result", "ok"}}, 2);
+  counter.declare({{"result", "ok"}});
+  counter.declare({{"result", "bad"}});
+  text = counter.render();
+  CHECK(text.find("d_total{result=\"ok\"} 2\n") != std::string::npos);
+  CHECK(text.find("d_total{result=\"bad\"} 0\n") != std::string::npos);
+}
