@@ -131,3 +131,28 @@ for command in submit jobs status logs events cancel artifacts download estimate
   "$BIN" "$command" --help | grep -q -- '--' || fail "$command --help"
 done
 pass "--help on every command"
+
+# A large artifact: a progress bar on a terminal, nothing of it when piped.
+if command -v script >/dev/null; then
+  kill -9 "$SERVER_PID"
+  big=$(printf 'x%.0s' $(seq 1 2048)); big=$(printf "$big%.0s" $(seq 1 1536))  # 3 MiB
+  printf '{"seed": 1, "images": [{"ref": "ghcr.io/acme/big-rocm:latest", "labels": {"io.junglegrid.runtime": "rocm"},
+    "sim": {"duration_s": 1, "artifacts": {"/workspace/artifacts/big.bin": "%s"}}}],
+    "pools": [{"name": "mi", "count": 1, "region": "us-east", "price_per_gpu_hour": 2.1, "runtime": {"name": "rocm", "version": "6.2"},
+      "gpu": {"vendor": "amd", "model": "MI300X", "family": "instinct", "class": "datacenter", "count": 8, "vram_gb": 192}}]}' \
+    "$big" >"$WORK/big-fleet.json"
+  start_server big --ephemeral --time-scale 30 --fleet "$WORK/big-fleet.json"
+  export JUNGLE_GRID_API="$URL"
+  sed 's|"image": *"[^"]*"|"image": "ghcr.io/acme/big-rocm:latest"|; s|result.json|big.bin|' "$example" >"$WORK/big-job.json"
+  "$BIN" submit "$WORK/big-job.json" --wait >"$WORK/big.out" 2>&1 || { cat "$WORK/big.out"; fail "the large-artifact job"; }
+  big_job=$(sed -n 's/^submitted \(job_[^ ]*\).*/\1/p' "$WORK/big.out")
+  TERM=xterm script -qec "$BIN download $big_job big.bin -o $WORK/big-tty.bin" /dev/null >"$WORK/bar.out" 2>&1 ||
+    fail "download on a terminal"
+  grep -q '\[##############################\] 3.0 MiB / 3.0 MiB (100%)' "$WORK/bar.out" ||
+    fail "a terminal gets a progress bar: $(tr '\r' '\n' <"$WORK/bar.out" | tail -3)"
+  "$BIN" download "$big_job" big.bin -o "$WORK/big-piped.bin" >"$WORK/piped-dl.out"
+  has_control_codes "$WORK/piped-dl.out" && fail "piped download prints no progress bar"
+  [ "$(stat -c %s "$WORK/big-piped.bin")" = 3145728 ] && cmp -s "$WORK/big-tty.bin" "$WORK/big-piped.bin" ||
+    fail "both downloads have the 3 MiB artifact"
+  pass "download: progress bar on a terminal only"
+fi
