@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "remote.hpp"
+#include "plan.hpp"
 #include "term.hpp"
 
 namespace jgrid::cli {
@@ -68,15 +68,19 @@ int run(const EstimateFlags& f) {
   if (!client) return report(client.error(), f.remote.json);
   auto estimate = client->post("/v1/jobs/estimate", *request);
   if (!estimate) return report(estimate.error(), f.remote.json);
-  int code = estimate->value("can_submit", false) ? 0 : 1;
-  if (f.remote.json) return print_json(*estimate), code;
-  print_screening(estimate->value("screening", Json::object()));
-  print_routing(estimate->value("routing", Json::object()));
-  print_cost(*estimate);
-  return code;
+  return show_plan(*estimate, f.remote.json);
 }
 
 }  // namespace
+
+int show_plan(const Json& plan, bool json) {
+  int code = plan.value("can_submit", false) ? 0 : 1;
+  if (json) return print_json(plan), code;
+  print_screening(plan.value("screening", Json::object()));
+  print_routing(plan.value("routing", Json::object()));
+  print_cost(plan);
+  return code;
+}
 
 Runner add_estimate_command(CLI::App& app) {
   auto* command = app.add_subcommand("estimate", "Screen, route and price a job without submitting it");

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "follow.hpp"
+#include "plan.hpp"
 #include "remote.hpp"
 
 namespace jgrid::cli {
@@ -16,7 +17,7 @@ struct SubmitFlags {
   int gpu_count = 0;
   double timeout_s = 0;
   std::vector<std::string> env, labels, artifacts, sets;
-  bool wait = false, follow = false;
+  bool wait = false, follow = false, dry_run = false;
 };
 
 void add_flags(CLI::App* command, SubmitFlags& f) {
@@ -38,7 +39,13 @@ void add_flags(CLI::App* command, SubmitFlags& f) {
   command->add_option("--set", f.sets, "FIELD=JSON any request field, e.g. --set 'sim={\"exit_code\":3}' (repeatable)");
   command->add_option("--idempotency-key", f.idempotency_key, "Idempotency-Key header: a retry returns the first job");
   command->add_flag("--wait", f.wait, "Show progress, follow the logs, exit with the job's exit code");
-  command->add_flag("--follow", f.follow, "Follow the logs (no progress line), exit with the job's exit code");
+  auto* follow = command->add_flag("--follow", f.follow, "Follow the logs (no progress line), exit with the job's exit code");
+  command->add_flag("--dry-run", f.dry_run,
+                    "Validate, screen and route as a submit would (?dry_run=1), print the plan, create nothing; "
+                    "exit 1 when it would be refused")
+      ->excludes(follow)
+      ->excludes(command->get_option("--wait"))
+      ->excludes(command->get_option("--idempotency-key"));
   add_remote_flags(command, f.remote);
 }
 
@@ -110,6 +117,10 @@ int run(const SubmitFlags& f) {
   if (!request) return report(request.error(), f.remote.json);
   auto client = connect(f.remote);
   if (!client) return report(client.error(), f.remote.json);
+  if (f.dry_run) {
+    auto plan = client->post("/v1/jobs?dry_run=1", *request);
+    return plan ? show_plan(*plan, f.remote.json) : report(plan.error(), f.remote.json);
+  }
   std::map<std::string, std::string> headers;
   if (!f.idempotency_key.empty()) headers["Idempotency-Key"] = f.idempotency_key;
   auto job = client->post("/v1/jobs", *request, headers);

@@ -109,6 +109,22 @@ grep -q '^  fix: ' "$WORK/rejected.err" || fail "rejected submit prints the fixe
 [ "$json_code" = 1 ] && grep -q '"code":"NOT_FOUND"' "$WORK/missing.json" || fail "--json errors are the envelope"
 pass "screening refusal and --json errors"
 
+before=$("$BIN" jobs --all --json | grep -o '"job_id"' | wc -l)
+"$BIN" submit "$example" --dry-run >"$WORK/dry.out" || fail "dry run of the example exits 0"
+grep -q '^can submit: yes' "$WORK/dry.out" && grep -q '^RULE' "$WORK/dry.out" || fail "dry run prints the plan: $(cat "$WORK/dry.out")"
+"$BIN" submit "$example" --dry-run --json | grep -q '"dry_run":true' || fail "dry run --json is the server's plan"
+set +e
+"$BIN" submit "$WORK/cuda.json" --dry-run >"$WORK/dry-blocked.out"
+blocked_code=$?
+"$BIN" submit "$example" --dry-run --wait 2>"$WORK/dry-wait.err"
+usage_code=$?
+set -e
+[ "$blocked_code" = 1 ] && grep -q '^can submit: no (SCREENING_REJECTED' "$WORK/dry-blocked.out" || fail "a blocked dry run exits 1: $(tail -2 "$WORK/dry-blocked.out")"
+[ "$usage_code" = 2 ] || fail "--dry-run with --wait is a usage error"
+after=$("$BIN" jobs --all --json | grep -o '"job_id"' | wc -l)
+[ "$before" = "$after" ] || fail "a dry run creates no job ($before before, $after after)"
+pass "submit --dry-run: the plan, exit 1 when refused, nothing created"
+
 set +e
 JUNGLE_GRID_API= JUNGLE_GRID_API_URL= JUNGLEGRID_API_BASE="$URL" "$BIN" nodes >/dev/null
 base_code=$?
