@@ -17,6 +17,7 @@ using SteadyClock = std::chrono::steady_clock;
 // Keeps a terminal status line's elapsed time moving between events.
 class Ticker {
  public:
+  // `active`: redraw every 200 ms (a terminal); else only on set().
   Ticker(StatusLine& line, bool active) : m_line(line) {
     if (active) m_thread = std::thread([this] { run(); });
   }

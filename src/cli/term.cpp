@@ -65,7 +65,7 @@ void StatusLine::set(const std::string& text, const std::string& ticker) {
   m_text = text;
   m_ticker = ticker;
   if (m_tty) return draw();
-  if (changed) std::cout << text << std::endl;
+  if (changed) std::cout << text << (ticker.empty() ? "" : "  " + ticker) << std::endl;
 }
 
 void StatusLine::print(const std::string& line) {

@@ -26,8 +26,9 @@ std::string format_bytes(std::uint64_t bytes);
 class StatusLine {
  public:
   explicit StatusLine(bool tty) : m_tty(tty) {}
-  // Sets the text; `ticker` is appended on a terminal only (e.g. elapsed
-  // time), so plain output does not repeat a line every second.
+  // Sets the text with a `ticker` (e.g. elapsed time) after it. On a
+  // terminal the line is redrawn; otherwise a line is printed only when the
+  // text changes (a new ticker alone prints nothing).
   void set(const std::string& text, const std::string& ticker = "");
   // Prints a full line of other output (a log line) above the status line.
   void print(const std::string& line);

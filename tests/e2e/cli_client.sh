@@ -23,6 +23,7 @@ grep -q '^submitted job_' "$WORK/ok.out" || fail "submit prints the job id"
 grep -q 'running' "$WORK/ok.out" || fail "progress names the running status: $(cat "$WORK/ok.out")"
 grep -q 'completed (exit 0)' "$WORK/ok.out" || fail "final line: $(tail -1 "$WORK/ok.out")"
 [ "$(grep -c 'phase workload_execution' "$WORK/ok.out")" = 1 ] || fail "one plain line per phase when piped"
+grep -q 'phase workload_execution  [0-9]*s$' "$WORK/ok.out" || fail "a plain status line ends with the elapsed time"
 has_control_codes "$WORK/ok.out" && fail "piped output has terminal control codes"
 job=$(sed -n 's/^submitted \(job_[^ ]*\).*/\1/p' "$WORK/ok.out")
 pass "submit --wait: exit 0, progress lines and logs, no control codes when piped"
