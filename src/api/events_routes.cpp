@@ -1,6 +1,7 @@
 // api.md §2.7: a job's events as pages, and every event of the server as SSE.
 #include "api/errors.hpp"
 #include "api/handlers.hpp"
+#include "api/metrics.hpp"
 #include "api/params.hpp"
 #include "api/sse.hpp"
 #include "jgrid/util/strings.hpp"
@@ -80,7 +81,10 @@ Result<Reply> stream_events(const Context& ctx, const Call& call) {
   std::int64_t after = resume.empty() ? ctx.store.counters().max_event_seq : parse_event_id(resume);
   Reply reply;
   add_stream_headers(reply);
-  reply.stream = [&ctx, after](const ChunkWriter& write) { follow_events(ctx, after, write); };
+  reply.stream = [&ctx, after](const ChunkWriter& write) {
+    SseSubscriber subscriber("events");
+    follow_events(ctx, after, write);
+  };
   return reply;
 }
 

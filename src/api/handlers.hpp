@@ -41,4 +41,8 @@ Result<Reply> readyz(const Context& ctx, const Call& call);
 Result<Json> health(const Context& ctx, const Call& call);
 Result<Reply> dashboard(const Context& ctx, const Call& call);
 
+// metrics.cpp, openapi.cpp (§2.11)
+Result<Reply> metrics_text(const Context& ctx, const Call& call);
+Result<Reply> openapi_document(const Context& ctx, const Call& call);
+
 }  // namespace jgrid::api

@@ -1,7 +1,10 @@
 #include "api/http_adapter.hpp"
 
+#include <chrono>
+
 #include "api/errors.hpp"
 #include "api/http_io.hpp"
+#include "api/metrics.hpp"
 #include "api/route_table.hpp"
 #include "jgrid/util/strings.hpp"
 
@@ -31,6 +34,11 @@ std::int64_t content_length(const httplib::Request& req) {
 bool announces_body(const httplib::Request& req) {
   return content_length(req) > 0 ||
          util::to_lower(req.get_header_value("Transfer-Encoding")).find("chunked") != std::string::npos;
+}
+
+bool is_dry_run(const httplib::Request& req) {
+  std::string value = util::to_lower(req.get_param_value("dry_run"));
+  return value == "1" || value == "true";
 }
 
 Call make_call(const httplib::Request& req, const Route& route, std::vector<std::string> captures) {
@@ -154,6 +162,7 @@ std::string HttpAdapter::base_url(const httplib::Request& req, bool via_base_pat
 
 void HttpAdapter::handle(const httplib::Request& req, httplib::Response& res,
                          const httplib::ContentReader* reader) const {
+  auto started = std::chrono::steady_clock::now();
   if (!announces_body(req)) reader = nullptr;  // nothing to read: the library's reader would fail
   bool via_base = false;
   auto match = match_route(req.method, route_path(raw_path(req), m_ctx.options.base_path, via_base));
@@ -168,6 +177,9 @@ void HttpAdapter::handle(const httplib::Request& req, httplib::Response& res,
   if (!reply) write_error(res, reply.error());
   else write_reply(req, res, std::move(*reply), match->route->framing);
   if (res.status != 206) ranges.clear();
+  record_request(req.method, match ? std::string_view(match->route->pattern) : "unmatched", res.status,
+                 reply ? (is_dry_run(req) ? "dry_run" : "") : reply.error().code,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
 }  // namespace jgrid::api

@@ -1,6 +1,7 @@
 // api.md §2.5 (log pages) and §2.6 (live logs over SSE).
 #include "api/errors.hpp"
 #include "api/handlers.hpp"
+#include "api/metrics.hpp"
 #include "api/params.hpp"
 #include "api/sse.hpp"
 #include "jgrid/util/strings.hpp"
@@ -148,7 +149,10 @@ Result<Reply> stream_logs(const Context& ctx, const Call& call) {
   add_stream_headers(reply);
   std::int64_t after = parse_event_id(call.last_event_id.empty() ? call.param("cursor").value_or("")
                                                                  : call.last_event_id);
-  reply.stream = [&ctx, id = job->id, after](const ChunkWriter& write) { LogStream(ctx, id, after, write).run(); };
+  reply.stream = [&ctx, id = job->id, after](const ChunkWriter& write) {
+    SseSubscriber subscriber("logs");
+    LogStream(ctx, id, after, write).run();
+  };
   return reply;
 }
 

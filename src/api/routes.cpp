@@ -30,6 +30,8 @@ const std::vector<RouteSpec>& route_specs() {
       {"GET", "/healthz", healthz},
       {"GET", "/readyz", readyz},
       {"GET", "/v1/health", health},
+      {"GET", "/metrics", metrics_text},
+      {"GET", "/openapi.json", openapi_document},
       {"GET", "/", dashboard},
       {"GET", "/ui/{*}", dashboard},
   };

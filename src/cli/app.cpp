@@ -16,6 +16,17 @@ const std::pair<const char*, CommandFactory> k_commands[] = {
     {"screen", add_screen_command},
     {"version", add_version_command},
     {"doctor", add_doctor_command},
+    {"submit", add_submit_command},
+    {"jobs", add_jobs_command},
+    {"status", add_status_command},
+    {"logs", add_logs_command},
+    {"events", add_events_command},
+    {"cancel", add_cancel_command},
+    {"artifacts", add_artifacts_command},
+    {"download", add_download_command},
+    {"estimate", add_estimate_command},
+    {"nodes", add_nodes_command},
+    {"wait", add_wait_command},
 };
 
 // CLI11 prints a usage hint on a second line; users asked for one line.

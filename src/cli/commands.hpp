@@ -18,4 +18,17 @@ Runner add_doctor_command(CLI::App& app);
 // `version`: prints the version (and --json).
 Runner add_version_command(CLI::App& app);
 
+// Client commands (talk to a running server through api::Client only).
+Runner add_submit_command(CLI::App& app);
+Runner add_jobs_command(CLI::App& app);
+Runner add_status_command(CLI::App& app);
+Runner add_logs_command(CLI::App& app);
+Runner add_events_command(CLI::App& app);
+Runner add_cancel_command(CLI::App& app);
+Runner add_artifacts_command(CLI::App& app);
+Runner add_download_command(CLI::App& app);
+Runner add_estimate_command(CLI::App& app);
+Runner add_nodes_command(CLI::App& app);
+Runner add_wait_command(CLI::App& app);
+
 }  // namespace jgrid::cli

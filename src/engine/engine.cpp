@@ -1,5 +1,6 @@
 #include "jgrid/engine/engine.hpp"
 
+#include "engine_metrics.hpp"
 #include "estimate.hpp"
 #include "impl.hpp"
 
@@ -8,7 +9,9 @@ namespace jgrid::engine {
 Engine::Engine(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fleet fleet,
                exec::ExecutorRegistry executors, EngineOptions options)
     : m_impl(std::make_unique<Impl>(store, std::move(clock), std::move(fleet), std::move(executors),
-                                    std::move(options))) {}
+                                    std::move(options))) {
+  declare_engine_metrics();
+}
 
 Engine::~Engine() { stop(); }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "engine_metrics.hpp"
 #include "impl.hpp"
 #include "lifecycle.hpp"
 
@@ -84,7 +85,9 @@ JobQueue::Next Engine::Impl::visit_locked(LiveJob& live, SchedulePass& pass) {
     wait_locked(live, pass, true);
     return JobQueue::Next::other_lanes;
   }
+  auto started = std::chrono::steady_clock::now();
   auto route = route::place(route::RouteRequest{live.job.spec, live.intent, &pass.held}, fleet);
+  record_route(static_cast<bool>(route.placement), std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   if (!route.placement) {
     pass.failed.emplace(live.route_key, std::move(route));
     wait_locked(live, pass, true);

@@ -1,5 +1,9 @@
 #include "screening.hpp"
 
+#include <chrono>
+
+#include "engine_metrics.hpp"
+
 namespace jgrid::engine {
 namespace {
 
@@ -33,7 +37,10 @@ screen::ImageMetadata image_metadata(const exec::Fleet& fleet, const std::string
 }
 
 screen::Screening screen_spec(const exec::Fleet& fleet, const model::JobSpec& spec) {
-  return screen::screen(spec, image_metadata(fleet, spec.image));
+  auto started = std::chrono::steady_clock::now();
+  auto screening = screen::screen(spec, image_metadata(fleet, spec.image));
+  record_screening(screening, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return screening;
 }
 
 std::string join_rules(const std::vector<std::string>& rules) {

@@ -99,4 +99,11 @@ std::optional<model::Job> find_by_idempotency_key(sql::Connection& conn, JobCach
 
 std::int64_t count_jobs(sql::Connection& conn) { return conn.scalar("SELECT COUNT(*) FROM jobs"); }
 
+std::map<std::string, std::int64_t> count_jobs_by_status(sql::Connection& conn) {
+  std::map<std::string, std::int64_t> out;
+  auto query = conn.query("SELECT status, COUNT(*) FROM jobs GROUP BY status");
+  while (query.next()) out[std::string(query.text(0))] = query.integer(1);
+  return out;
+}
+
 }  // namespace jgrid::store::reads

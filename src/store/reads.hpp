@@ -1,4 +1,5 @@
 #pragma once
+#include <map>
 // The store's queries, each on a connection the caller holds. Semantics are
 // those of the Store methods of the same name. Throw SqliteError. Job reads
 // go through `cache` (see job_cache.hpp).
@@ -14,6 +15,7 @@ std::vector<model::Job> live_jobs(sql::Connection& conn, JobCache& cache);
 std::optional<model::Job> find_by_idempotency_key(sql::Connection& conn, JobCache& cache,
                                                   const std::string& workspace, const std::string& key);
 std::int64_t count_jobs(sql::Connection& conn);
+std::map<std::string, std::int64_t> count_jobs_by_status(sql::Connection& conn);
 
 std::vector<model::Event> list_events(sql::Connection& conn, const EventQuery& query);
 std::int64_t max_event_sequence(sql::Connection& conn, const std::string& job_id);

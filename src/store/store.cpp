@@ -84,6 +84,9 @@ class SqliteStore final : public Store {
   std::int64_t count_jobs() const override {
     return read([&](sql::Connection& c) { return reads::count_jobs(c); });
   }
+  std::map<std::string, std::int64_t> count_jobs_by_status() const override {
+    return read([&](sql::Connection& c) { return reads::count_jobs_by_status(c); });
+  }
 
  private:
   // On the writer thread, before the committers return: the cache never

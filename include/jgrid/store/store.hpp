@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -143,6 +144,8 @@ class Store {
   virtual std::optional<std::string> get_setting(const std::string& key) const = 0;
   virtual Counters counters() const = 0;
   virtual std::int64_t count_jobs() const = 0;
+  // Jobs per status name ("queued" -> 3); statuses without jobs are absent.
+  virtual std::map<std::string, std::int64_t> count_jobs_by_status() const = 0;
 
   // The schema version this binary writes.
   static int schema_version();

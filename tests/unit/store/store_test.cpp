@@ -37,6 +37,9 @@ TEST_CASE("store::commit makes a job durable across a reopen of the file", "[sto
 
   auto store = testing::open_store(path);
   CHECK(store->count_jobs() == 2);
+  auto by_status = store->count_jobs_by_status();
+  CHECK(by_status["completed"] == 1);
+  CHECK(by_status.size() == 2);
   CHECK(store->get_job(testing::job_id(2))->status == model::JobStatus::completed);
   CHECK(store->live_jobs().size() == 1);
   CHECK(store->counters().max_event_seq == 2);

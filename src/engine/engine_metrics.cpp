@@ -1,0 +1,54 @@
+#include "engine_metrics.hpp"
+
+#include "jgrid/util/metrics.hpp"
+
+namespace jgrid::engine {
+namespace {
+
+using util::MetricType;
+
+util::MetricFamily& family(const char* name, MetricType type, const char* help) {
+  return util::metrics().family(name, type, help,
+                                type == MetricType::histogram ? util::latency_buckets() : std::vector<double>{});
+}
+
+util::MetricFamily& screen_total() {
+  static auto& total = family("jgrid_screen_total", MetricType::counter,
+                              "Screenings (submit and estimate) by result: passed, warned, blocked.");
+  return total;
+}
+util::MetricFamily& screen_latency() {
+  static auto& latency = family("jgrid_screen_duration_seconds", MetricType::histogram, "Time to screen a request.");
+  return latency;
+}
+util::MetricFamily& route_total() {
+  static auto& total = family("jgrid_route_total", MetricType::counter,
+                              "Routing decisions of the scheduler by result: placed, waiting (no free capacity).");
+  return total;
+}
+util::MetricFamily& route_latency() {
+  static auto& latency = family("jgrid_route_duration_seconds", MetricType::histogram, "Time to route one job.");
+  return latency;
+}
+
+}  // namespace
+
+void declare_engine_metrics() {
+  for (const char* result : {"passed", "warned", "blocked"}) screen_total().declare({{"result", result}});
+  for (const char* result : {"placed", "waiting"}) route_total().declare({{"result", result}});
+  screen_latency().declare({});
+  route_latency().declare({});
+}
+
+void record_screening(const screen::Screening& screening, double seconds) {
+  const char* result = screening.blocked() ? "blocked" : screening.warnings().empty() ? "passed" : "warned";
+  screen_total().add({{"result", result}});
+  screen_latency().observe({}, seconds);
+}
+
+void record_route(bool placed, double seconds) {
+  route_total().add({{"result", placed ? "placed" : "waiting"}});
+  route_latency().observe({}, seconds);
+}
+
+}  // namespace jgrid::engine

@@ -1,0 +1,20 @@
+#pragma once
+// The engine's series in the process-wide metrics registry (api.md §2.11):
+// screening and routing counts and latencies.
+#include "jgrid/screen/screen.hpp"
+
+namespace jgrid::engine {
+
+// Declares every series below at zero, so /metrics shows them before the
+// first screening or routing decision.
+void declare_engine_metrics();
+
+// jgrid_screen_total{result=passed|warned|blocked} and
+// jgrid_screen_duration_seconds: every screening (submit, estimate).
+void record_screening(const screen::Screening& screening, double seconds);
+
+// jgrid_route_total{result=placed|waiting} and jgrid_route_duration_seconds:
+// every routing decision of the scheduler.
+void record_route(bool placed, double seconds);
+
+}  // namespace jgrid::engine
