@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "exec/container_engine.hpp"
+#include "exec/container_image_cache.hpp"
 #include "exec/container_run.hpp"
 
 namespace jgrid::exec {
@@ -49,6 +50,7 @@ class ContainerExecutorImpl final : public ContainerExecutor {
 
   const ContainerOptions m_options;
   std::shared_ptr<util::Clock> m_clock;
+  ImageCache m_images;
   std::mutex m_mutex;
   std::map<std::string, std::shared_ptr<ContainerRun>> m_active;  // by job id
   std::vector<std::shared_ptr<ContainerRun>> m_retired;           // finishing or stopped, not joined yet
@@ -90,7 +92,7 @@ Status ContainerExecutorImpl::launch(const RunRequest& request, RunSink& sink, C
   join_done_locked();
   if (m_stopping) return start_failed(request.job.id, "the local executor is shut down");
   if (m_active.count(request.job.id)) return start_failed(request.job.id, "it is already running");
-  auto run = std::make_shared<ContainerRun>(request, sink, m_options, m_clock, mode, skip,
+  auto run = std::make_shared<ContainerRun>(request, sink, m_options, m_images, m_clock, mode, skip,
                                             [this](ContainerRun& done) { retire(done); });
   m_active[request.job.id] = run;
   run->launch();

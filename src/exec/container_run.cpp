@@ -25,6 +25,10 @@ std::string attach_name(const ContainerOptions& options, bool any_gpu) {
   return options.attach == GpuAttach::cdi ? "cdi" : "devices";
 }
 
+// podman: `the container name "x" is already in use`; docker: `Conflict. The
+// container name "/x" is already in use`.
+bool name_in_use(const CommandResult& result) { return result.err.find("is already in use") != std::string::npos; }
+
 Json string_map_json(const std::map<std::string, std::string>& values) {
   Json out = Json::object();
   for (const auto& [key, value] : values) out[key] = value;
@@ -33,12 +37,13 @@ Json string_map_json(const std::map<std::string, std::string>& values) {
 
 }  // namespace
 
-ContainerRun::ContainerRun(RunRequest request, RunSink& sink, const ContainerOptions& options,
+ContainerRun::ContainerRun(RunRequest request, RunSink& sink, const ContainerOptions& options, ImageCache& images,
                            std::shared_ptr<util::Clock> clock, Mode mode, LogSkip skip,
                            std::function<void(ContainerRun&)> on_retire)
     : m_request(std::move(request)),
       m_sink(sink),
       m_options(options),
+      m_images(images),
       m_clock(std::move(clock)),
       m_mode(mode),
       m_skip(skip),
@@ -123,7 +128,16 @@ std::optional<RunOutcome> ContainerRun::begin() {
   return run_container();
 }
 
+// An image inspected moments ago for another job is not inspected again
+// (see ImageCache); a failed run of it drops that entry.
 Result<InspectedImage> ContainerRun::obtain_image() {
+  if (auto cached = m_images.find(m_request.job.spec.image)) return *cached;
+  auto image = inspect_or_pull();
+  if (image.ok()) m_images.put(image.value());
+  return image;
+}
+
+Result<InspectedImage> ContainerRun::inspect_or_pull() {
   const std::string& ref = m_request.job.spec.image;
   auto inspected = engine({"image", "inspect", ref}, k_command_timeout);
   if (inspected.ok() && inspected->exit_code == 0)
@@ -164,7 +178,6 @@ std::optional<RunOutcome> ContainerRun::prepare_workspace() {
 }
 
 std::optional<RunOutcome> ContainerRun::run_container() {
-  (void)engine({"rm", "-f", m_name}, k_command_timeout);  // a container an earlier attempt left behind
   std::vector<std::string> argv = build_run_argv(m_request, m_options, m_name);
   std::vector<int> indices = m_request.job.placement ? m_request.job.placement->gpu_indices : std::vector<int>{};
   bool any_gpu = std::find(argv.begin(), argv.end(), "--device") != argv.end();
@@ -176,10 +189,11 @@ std::optional<RunOutcome> ContainerRun::run_container() {
   if (stopping()) return RunOutcome{};
   m_container_made = true;
   // Not interruptible: a stop now must find the container made, to remove it.
-  auto ran = run_command(argv, k_command_timeout);
+  auto ran = run_detached(argv);
   if (!ran.ok()) return failure("START_FAILED", "cannot run the container engine: " + ran.error().message);
   if (ran->exit_code != 0) {
     remove_container();  // a runtime failure leaves a created, never started container
+    m_images.forget(m_request.job.spec.image);
     return failure("START_FAILED", engine_failure(m_options.engine, "run", job_id(), ran.value()));
   }
   m_running_at_ms = m_clock->now_ms();
@@ -190,6 +204,16 @@ std::optional<RunOutcome> ContainerRun::run_container() {
             {"container", m_name},
             {"container_id", id.substr(0, 12)}});
   return std::nullopt;
+}
+
+// `run -d`; when a container of that name is still there (an earlier
+// attempt of the job left it), that one is removed and `run` tried again.
+// Only then: an `rm` before every run would cost each job an engine call.
+Result<CommandResult> ContainerRun::run_detached(const std::vector<std::string>& argv) {
+  auto ran = run_command(argv, k_command_timeout);
+  if (!ran.ok() || ran->exit_code == 0 || !name_in_use(ran.value())) return ran;
+  (void)run_command(engine_argv({"rm", "-f", m_name}), k_command_timeout);
+  return run_command(argv, k_command_timeout);
 }
 
 void ContainerRun::finish(const RunOutcome& outcome) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 
+#include "exec/container_image_cache.hpp"
 #include "exec/container_process.hpp"
 #include "jgrid/exec/container_executor.hpp"
 
@@ -20,10 +21,11 @@ class ContainerRun {
   enum class Mode { start, reattach };
   enum class Stop { none, cancel, detach };
 
-  // `options` must outlive the run. `on_retire` is called on the run's
-  // thread right before finished() (the executor forgets the job then).
-  ContainerRun(RunRequest request, RunSink& sink, const ContainerOptions& options, std::shared_ptr<util::Clock> clock,
-               Mode mode, LogSkip skip, std::function<void(ContainerRun&)> on_retire);
+  // `options` and `images` must outlive the run. `on_retire` is called on
+  // the run's thread right before finished() (the executor forgets the job then).
+  ContainerRun(RunRequest request, RunSink& sink, const ContainerOptions& options, ImageCache& images,
+               std::shared_ptr<util::Clock> clock, Mode mode, LogSkip skip,
+               std::function<void(ContainerRun&)> on_retire);
   ~ContainerRun();  // join()
 
   void launch();
@@ -44,6 +46,8 @@ class ContainerRun {
   void clean_up_after_stop();
 
   Result<InspectedImage> obtain_image();
+  Result<InspectedImage> inspect_or_pull();
+  Result<CommandResult> run_detached(const std::vector<std::string>& argv);
   std::optional<RunOutcome> prepare_workspace();
   std::optional<RunOutcome> run_container();
   std::optional<int> wait_for_exit(StreamedProcess& waiter, bool& timed_out);
@@ -65,6 +69,7 @@ class ContainerRun {
   RunRequest m_request;
   RunSink& m_sink;
   const ContainerOptions& m_options;
+  ImageCache& m_images;
   std::shared_ptr<util::Clock> m_clock;
   const Mode m_mode;
   LogSkip m_skip;  // counted down by the two log reader threads, one field each
