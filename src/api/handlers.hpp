@@ -41,4 +41,14 @@ Result<Reply> readyz(const Context& ctx, const Call& call);
 Result<Json> health(const Context& ctx, const Call& call);
 Result<Reply> dashboard(const Context& ctx, const Call& call);
 
+// sim_routes.cpp (sim.md §3, §4)
+Result<Json> get_sim_clock(const Context& ctx, const Call& call);
+Result<Json> advance_sim_clock(const Context& ctx, const Call& call);
+Result<Json> list_sim_faults(const Context& ctx, const Call& call);
+Result<Reply> add_sim_fault(const Context& ctx, const Call& call);
+Result<Json> delete_sim_fault(const Context& ctx, const Call& call);
+Result<Json> sim_node_operation(const Context& ctx, const Call& call);
+Result<Json> reset_sim(const Context& ctx, const Call& call);
+Result<Json> get_sim_digest(const Context& ctx, const Call& call);
+
 }  // namespace jgrid::api

@@ -57,6 +57,34 @@ Result<model::JobInput> Engine::complete_input(const std::string& workspace, con
   return m_impl->complete_input(workspace, input_id, token, declared_size);
 }
 
+Result<model::Node> Engine::set_node_status(const std::string& node, const std::string& operation) {
+  return m_impl->set_node_status(node, operation);
+}
+
+exec::FaultBook* Engine::faults() const {
+  auto it = m_impl->m_executors.find("simulated");
+  return it == m_impl->m_executors.end() || !it->second ? nullptr : it->second->faults();
+}
+
+std::size_t Engine::reset_simulation() { return m_impl->reset(); }
+
+std::string Engine::event_digest() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_recorder.digest();
+}
+
+std::int64_t Engine::digested_events() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_recorder.digested_events();
+}
+
+void Engine::advance_clock(std::int64_t ms) { m_impl->m_clock->advance(ms); }
+
+std::size_t Engine::live_jobs() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_live.size();
+}
+
 const EngineOptions& Engine::options() const { return m_impl->m_options; }
 const util::Clock& Engine::clock() const { return *m_impl->m_clock; }
 

@@ -75,4 +75,11 @@ void NodePool::release(const std::string& node_id, const std::vector<int>& indic
   m_index.set_load(*slot, node.gpus_free + freed, std::max(node.running_jobs - 1, 0));
 }
 
+bool NodePool::set_status(const std::string& node_id, model::NodeStatus status) {
+  auto slot = m_index.slot_of(node_id);
+  if (!slot) return false;
+  m_index.set_status(*slot, status);
+  return true;
+}
+
 }  // namespace jgrid::engine

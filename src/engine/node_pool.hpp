@@ -33,6 +33,8 @@ class NodePool {
   bool take(const std::string& node_id, const std::vector<int>& indices);
   // Gives back indices taken by reserve(). Unknown nodes/indices are ignored.
   void release(const std::string& node_id, const std::vector<int>& indices);
+  // Sets a node's own status (online, draining, offline); false when unknown.
+  bool set_status(const std::string& node_id, model::NodeStatus status);
 
  private:
   static model::Node view(model::Node node);

@@ -121,7 +121,9 @@ void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome
   job.exit_code = outcome.exit_code;
   job.timed_out = outcome.timed_out;
   nlohmann::json exit = outcome.exit_code ? nlohmann::json(*outcome.exit_code) : nlohmann::json(nullptr);
-  if (outcome.rejected) {
+  if (!outcome.lost_reason.empty()) {
+    lose_run_locked(live, outcome, batch);
+  } else if (outcome.rejected) {
     job.status_reason = "rejected: " + outcome.rejected_rule;
     job.status_message = outcome.message;
     end_locked(live, JobStatus::rejected,
@@ -139,6 +141,16 @@ void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome
       m_recorder.event(live, batch, {"job.timed_out", "executor", failure_summary(outcome, job), {}, "error"});
     fail_locked(live, failure_code(outcome), failure_summary(outcome, job), batch, "executor");
   }
+}
+
+// The node ended the run: its new state first (so the retry goes
+// elsewhere), then the job is requeued or, out of attempts, failed NODE_LOST.
+void Engine::Impl::lose_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch) {
+  const std::string node_id = live.job.placement ? live.job.placement->node_id : "";
+  if (outcome.node_status == "offline") m_pool.set_status(node_id, model::NodeStatus::offline);
+  if (outcome.node_status == "draining") m_pool.set_status(node_id, model::NodeStatus::draining);
+  if (outcome.preempted) --live.job.attempts;  // a preemption does not use up an attempt
+  requeue_or_fail_locked(live, outcome.lost_reason, batch);
 }
 
 }  // namespace jgrid::engine

@@ -121,6 +121,28 @@ class Engine {
   Result<model::JobInput> complete_input(const std::string& workspace, const std::string& input_id,
                                          const std::string& token, std::optional<std::int64_t> declared_size);
 
+  // Simulation controls (sim.md §3, §4).
+  // Changes a node by hand: "drain" (no new jobs; running ones finish),
+  // "undrain" / "online" (takes jobs again), "offline" (no new jobs, and
+  // its running jobs are lost: requeued with job.retrying, or failed
+  // NODE_LOST past max_attempts). Errors NOT_FOUND (unknown node id or
+  // name), INVALID_REQUEST (unknown operation).
+  Result<model::Node> set_node_status(const std::string& node, const std::string& operation);
+  // The fault rules of the simulated executor; nullptr when there is none.
+  exec::FaultBook* faults() const;
+  // Cancels every live job (reason "simulation reset"), clears the fault
+  // rules, brings every node back online, forgets pulled images and
+  // restarts the event digest. Stored jobs stay readable. Returns the number
+  // of jobs cancelled.
+  std::size_t reset_simulation();
+  // The event log digest (see Recorder) and how many events it covers.
+  std::string event_digest() const;
+  std::int64_t digested_events() const;
+  // Moves a virtual clock forward by `ms` (no effect on a real clock).
+  void advance_clock(std::int64_t ms);
+  // How many jobs are not terminal.
+  std::size_t live_jobs() const;
+
   const EngineOptions& options() const;
   const util::Clock& clock() const;
 
