@@ -60,6 +60,7 @@ Result<Fleet> load_fleet_file(const std::string& path) {
 }
 
 Result<Fleet> load_fleet_files(const std::vector<std::string>& paths) {
+  if (paths.size() == 1) return load_fleet_file(paths[0]);
   Fleet merged;
   std::map<std::string, std::string> pool_files, image_files;  // name -> file that gave it
   for (std::size_t f = 0; f < paths.size(); ++f) {

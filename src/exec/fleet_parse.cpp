@@ -185,6 +185,7 @@ Pool read_pool(JsonChecker& checker, const Json& item, const std::string& path) 
 }
 
 void expand(const Pool& pool, std::vector<model::Node>& nodes) {
+  nodes.reserve(nodes.size() + static_cast<std::size_t>(pool.count));
   for (long long i = 1; i <= pool.count; ++i) {
     model::Node node = pool.node;
     node.name = node.pool + "-" + std::to_string(i);
