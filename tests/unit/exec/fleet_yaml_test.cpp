@@ -2,6 +2,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "jgrid/exec/fleet.hpp"
 #include "recording_sink.hpp"
