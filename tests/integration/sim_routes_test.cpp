@@ -31,7 +31,7 @@ std::vector<std::string> event_types(const TestServer& server, const std::string
   auto reply = server.get("/v1/jobs/" + id + "/events?limit=500");
   REQUIRE(reply.status == 200);
   std::vector<std::string> types;
-  const Json& events = reply.json.contains("events") ? reply.json["events"] : reply.json["data"];
+  const Json& events = reply.json.at("items");
   for (const auto& event : events) types.push_back(event.at("type").get<std::string>());
   return types;
 }
@@ -56,7 +56,8 @@ TEST_CASE("sim: a one-hour job on the virtual clock reports 3600 s of runtime an
   Json job = server.wait_terminal(id);
   REQUIRE(job["status"] == "completed");
   CHECK(seconds_between(job, "started_at", "completed_at") == Approx(3600).margin(0.001));
-  double price = job["placement"]["price_per_gpu_hour"].get<double>();
+  auto node = server.get("/v1/nodes/" + job["assigned_node_id"].get<std::string>());
+  double price = node.json.at("price_per_gpu_hour").get<double>();
   CHECK(job["actual_cost_usd"].get<double>() == Approx(price * 1.0).epsilon(1e-6));
   CHECK(server.get("/v1/sim/clock").json["now_ms"].get<std::int64_t>() >= clock.json["now_ms"].get<std::int64_t>() + 3'600'000);
 }
@@ -176,14 +177,14 @@ TEST_CASE("sim: taking a node offline loses its running job, which reruns elsewh
   TestServer server;  // real clock (×100): the run is in flight while the test acts
   auto id = server.submit(job_with({{"duration_s", 200}}));
   Json running = server.wait_job(id, [](const Json& job) { return job["status"] == "running"; });
-  std::string placed = running["placement"]["node_id"].get<std::string>();
+  std::string placed = running["assigned_node_id"].get<std::string>();
   auto offline = server.post("/v1/sim/nodes/" + placed + "/offline", Json::object());
   REQUIRE(offline.status == 200);
   CHECK(offline.json["status"] == "offline");
   Json job = server.wait_terminal(id);
   CHECK(job["status"] == "completed");
   CHECK(job["attempts"] == 2);
-  CHECK(job["placement"]["node_id"] != placed);
+  CHECK(job["assigned_node_id"] != placed);
   CHECK(has(event_types(server, id), "job.retrying"));
   CHECK(server.post("/v1/sim/nodes/" + placed + "/online", Json::object()).json["status"] == "online");
 }
