@@ -91,11 +91,19 @@ void Engine::Impl::image_digest(const std::string& job_id, const std::string& di
 }
 
 // Artifacts are hashed without the mutex; the end of the run (artifacts,
-// their event, the terminal status and event) is then one batch.
+// their event, the terminal status and event) is then one batch. A run the
+// node cut short collects nothing: the node is gone with its files.
 void Engine::Impl::finished(const std::string& job_id, const exec::RunOutcome& outcome) {
   {
     std::lock_guard lock(m_mutex);
-    if (!sink_target_locked(job_id)) return;
+    LiveJob* live = sink_target_locked(job_id);
+    if (!live) return;
+    if (!outcome.lost_reason.empty()) {
+      store::WriteBatch batch;
+      lose_run_locked(*live, outcome, batch);
+      enqueue_locked(std::move(batch));
+      return;
+    }
   }
   auto artifacts = collect_artifacts(m_options.data_dir, job_id, now());
   {
@@ -121,9 +129,7 @@ void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome
   job.exit_code = outcome.exit_code;
   job.timed_out = outcome.timed_out;
   nlohmann::json exit = outcome.exit_code ? nlohmann::json(*outcome.exit_code) : nlohmann::json(nullptr);
-  if (!outcome.lost_reason.empty()) {
-    lose_run_locked(live, outcome, batch);
-  } else if (outcome.rejected) {
+  if (outcome.rejected) {
     job.status_reason = "rejected: " + outcome.rejected_rule;
     job.status_message = outcome.message;
     end_locked(live, JobStatus::rejected,

@@ -40,6 +40,16 @@ bool has(const std::vector<std::string>& types, const std::string& type) {
   return std::find(types.begin(), types.end(), type) != types.end();
 }
 
+// Nodes in `status` (the reply is kept: a range-for over a member of a
+// temporary reply would read freed memory).
+int nodes_with_status(const TestServer& server, const std::string& status) {
+  auto reply = server.get("/v1/nodes");
+  REQUIRE(reply.status == 200);
+  int count = 0;
+  for (const auto& node : reply.json.at("nodes")) count += node.at("status") == status;
+  return count;
+}
+
 double seconds_between(const Json& job, const char* from, const char* to) {
   return static_cast<double>(*util::parse_time(job.at(to).get<std::string>()) -
                              *util::parse_time(job.at(from).get<std::string>())) / 1000.0;
@@ -88,9 +98,7 @@ TEST_CASE("sim: node_lost mid-run retries the job elsewhere and takes the node o
   auto faults = server.get("/v1/sim/faults").json["faults"];
   REQUIRE(faults.size() == 1);
   CHECK(faults[0]["fired"] == 1);
-  int offline = 0;
-  for (const auto& node : server.get("/v1/nodes").json["nodes"]) offline += node["status"] == "offline";
-  CHECK(offline == 1);
+  CHECK(nodes_with_status(server, "offline") == 1);
 }
 
 TEST_CASE("sim: node_lost past --max-attempts fails the job NODE_LOST", "[sim]") {
@@ -147,9 +155,7 @@ TEST_CASE("sim: ecc_error drains the node and the job reruns elsewhere", "[sim]"
   Json job = server.wait_terminal(id);
   CHECK(job["status"] == "completed");
   CHECK(has(event_types(server, id), "job.retrying"));
-  int draining = 0;
-  for (const auto& node : server.get("/v1/nodes").json["nodes"]) draining += node["status"] == "draining";
-  CHECK(draining == 1);
+  CHECK(nodes_with_status(server, "draining") == 1);
 }
 
 TEST_CASE("sim: preempt requeues without using up an attempt", "[sim]") {
