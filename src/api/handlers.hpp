@@ -33,8 +33,10 @@ Result<Reply> upload_input(const Context& ctx, const Call& call);
 Result<Json> complete_input(const Context& ctx, const Call& call);
 Result<Json> list_inputs(const Context& ctx, const Call& call);
 
-// system_routes.cpp (§2.10, §2.11, dashboard)
-Result<Json> list_nodes(const Context& ctx, const Call& call);
+// nodes_routes.cpp (§2.10 list)
+Result<Reply> list_nodes(const Context& ctx, const Call& call);
+
+// system_routes.cpp (§2.10 one node, §2.11, dashboard)
 Result<Json> get_node(const Context& ctx, const Call& call);
 Result<Json> healthz(const Context& ctx, const Call& call);
 Result<Reply> readyz(const Context& ctx, const Call& call);

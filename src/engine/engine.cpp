@@ -37,6 +37,16 @@ std::vector<model::Node> Engine::nodes() const {
   return m_impl->m_pool.snapshot();
 }
 
+std::vector<model::Node> Engine::nodes(std::size_t offset, std::size_t limit) const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_pool.snapshot(offset, limit);
+}
+
+std::size_t Engine::node_count() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_pool.index().size();
+}
+
 std::optional<model::Node> Engine::node(const std::string& node_id) const {
   std::lock_guard lock(m_impl->m_mutex);
   return m_impl->m_pool.find(node_id);

@@ -22,10 +22,14 @@ model::Node NodePool::view(model::Node node) {
   return node;
 }
 
-std::vector<model::Node> NodePool::snapshot() const {
+std::vector<model::Node> NodePool::snapshot() const { return snapshot(0, m_index.size()); }
+
+std::vector<model::Node> NodePool::snapshot(std::size_t offset, std::size_t limit) const {
+  const auto& all = m_index.nodes();
+  std::size_t end = offset < all.size() ? offset + std::min(limit, all.size() - offset) : offset;
   std::vector<model::Node> nodes;
-  nodes.reserve(m_index.size());
-  for (const auto& node : m_index.nodes()) nodes.push_back(view(node));
+  nodes.reserve(end > offset ? end - offset : 0);
+  for (std::size_t i = offset; i < end; ++i) nodes.push_back(view(all[i]));
   return nodes;
 }
 

@@ -23,6 +23,8 @@ class NodePool {
   // Nodes with gpus_free and running_jobs from the accounting, and status
   // busy when an online node has no GPU free.
   std::vector<model::Node> snapshot() const;
+  // The same for up to `limit` nodes from position `offset`.
+  std::vector<model::Node> snapshot(std::size_t offset, std::size_t limit) const;
   std::optional<model::Node> find(const std::string& node_id) const;
 
   // Takes the `count` lowest free GPU indices of the node; empty (and

@@ -105,7 +105,8 @@ nlohmann::json fault_to_json(const FaultRule& rule) {
           {"count", optional(rule.count)}, {"fired", rule.fired}};
 }
 
-void draw_pool_interrupt(RunFaults& faults, const PoolFaults& pool, double run_s, std::uint64_t seed) {
+void draw_pool_interrupt(RunFaults& faults, const PoolFaults& pool, const std::string& pool_name, double run_s,
+                         std::uint64_t seed) {
   if (!faults.interrupt.empty() || run_s <= 0) return;
   Random random(mix_seed(seed, 7));
   double hours = run_s / 3600.0;
@@ -114,7 +115,7 @@ void draw_pool_interrupt(RunFaults& faults, const PoolFaults& pool, double run_s
   for (auto [rate, effect] : rates) {
     if (!random.chance(1 - std::exp(-rate * hours))) continue;
     apply(faults, effect, std::nullopt, random.uniform(0, run_s));
-    faults.rules.push_back(std::string("pool:") + effect);
+    faults.rules.push_back("pool:" + pool_name + ":" + effect);
     return;
   }
 }

@@ -171,6 +171,25 @@ void SimExecutor::fire(const std::string& job_id, std::uint64_t run_id, Next nex
   m_idle.notify_all();
 }
 
+// The outcome when the node cuts a run short (`effect`: node_lost,
+// ecc_error or preempt).
+RunOutcome interruption(const std::string& effect, const std::string& node) {
+  RunOutcome cut;
+  cut.failure_code = "NODE_LOST";
+  if (effect == "node_lost") {
+    cut.message = cut.lost_reason = "node lost: " + node + " stopped responding";
+    cut.node_status = "offline";
+  } else if (effect == "ecc_error") {
+    cut.message = cut.lost_reason = "uncorrectable ECC error on " + node + ": node drained";
+    cut.node_status = "draining";
+  } else {
+    cut.message = "preempted: " + node + " was reclaimed";
+    cut.lost_reason = cut.message + " (a preemption uses no attempt)";
+    cut.preempted = true;
+  }
+  return cut;
+}
+
 // The run's plan with the faults it drew: rules of the chaos API and the
 // pool's rates change the behaviour (start, exit, OOM, speed) before the
 // plan and the pull and interruptions after it.
@@ -186,35 +205,28 @@ RunPlan SimExecutor::plan(const RunRequest& request, SimBehaviour behaviour, std
   RunPlan plan = plan_run(request, behaviour, seed);
   if (faults.pull_fails && !plan.fail_start) {
     plan.pull_fails = true;
+    plan.artifacts.clear();  // nothing ran
     plan.outcome = {std::nullopt, false, "IMAGE_PULL_FAILED",
                     "failed to pull " + request.job.spec.image + " on " + request.node.name + ": injected fault"};
-    return plan;
+  } else if (!plan.fail_start) {
+    if (pool) draw_pool_interrupt(faults, *pool, request.node.pool, static_cast<double>(plan.run_ms) / 1000.0, seed);
+    if (!faults.interrupt.empty() && plan.run_ms > 0) {
+      std::int64_t after = faults.interrupt_after_s ? std::llround(*faults.interrupt_after_s * 1000.0) : plan.run_ms / 2;
+      plan.interrupt_ms = std::clamp<std::int64_t>(after, 0, plan.run_ms - 1);
+      plan.interrupt = interruption(faults.interrupt, request.node.name);
+    }
   }
-  if (plan.fail_start) return plan;
-  if (pool) draw_pool_interrupt(faults, *pool, static_cast<double>(plan.run_ms) / 1000.0, seed);
-  if (faults.interrupt.empty() || plan.run_ms <= 0) return plan;
-  std::int64_t after = faults.interrupt_after_s ? std::llround(*faults.interrupt_after_s * 1000.0) : plan.run_ms / 2;
-  plan.interrupt_ms = std::clamp<std::int64_t>(after, 0, plan.run_ms - 1);
-  const std::string& node = request.node.name;
-  RunOutcome& cut = plan.interrupt;
-  cut.failure_code = "NODE_LOST";
-  if (faults.interrupt == "node_lost") {
-    cut.message = cut.lost_reason = "node lost: " + node + " stopped responding";
-    cut.node_status = "offline";
-  } else if (faults.interrupt == "ecc_error") {
-    cut.message = cut.lost_reason = "uncorrectable ECC error on " + node + ": node drained";
-    cut.node_status = "draining";
-  } else {
-    cut.message = cut.lost_reason = "preempted: " + node + " was reclaimed";
-    cut.preempted = true;
-  }
+  plan.faults = std::move(faults.rules);
   return plan;
 }
 
 std::optional<Next> SimExecutor::provision(Run& run, std::int64_t at) {
   const model::Node& node = run.request.node;
   run.sink->step(run.request.job.id, Phase::provisioning, "job.provisioning", "Provisioning " + describe_node(node),
-                 Json{{"node_id", node.id}, {"node", node.name}, {"provision_s", run.plan.provision_ms / 1000.0}});
+                 Json{{"node_id", node.id},
+                      {"node", node.name},
+                      {"provision_s", run.plan.provision_ms / 1000.0},
+                      {"faults", run.plan.faults}});
   return Next{at + run.plan.provision_ms, Stage::pull};
 }
 

@@ -29,6 +29,7 @@ struct RunPlan {
   std::vector<OutputLine> lines;                 // by offset, all before run_ms
   RunOutcome outcome;
   std::map<std::string, std::string> artifacts;  // relative path -> content
+  std::vector<std::string> faults;               // fault rules that hit the run (ids, "pool:<name>:<effect>")
 };
 
 // The plan of `request` on its node. Randomness (provisioning time, default

@@ -108,6 +108,11 @@ class Engine {
   model::Json estimate(const model::JobSpec& spec, model::Framing framing) const;
 
   std::vector<model::Node> nodes() const;
+  // Up to `limit` nodes from position `offset` in fleet order (empty past
+  // the end), and the fleet's size: pages of a large fleet without copying
+  // all of it.
+  std::vector<model::Node> nodes(std::size_t offset, std::size_t limit) const;
+  std::size_t node_count() const;
   std::optional<model::Node> node(const std::string& node_id) const;
 
   // Upload flow of api.md §2.9. The api streams the bytes to

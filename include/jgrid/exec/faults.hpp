@@ -41,13 +41,14 @@ struct RunFaults {
   double slow_factor = 1.0;
   std::string interrupt;                 // node_lost | ecc_error | preempt | ""
   std::optional<double> interrupt_after_s;
-  std::vector<std::string> rules;        // ids of the rules that fired, and "pool:<name>" for pool rates
+  std::vector<std::string> rules;        // ids of the rules that fired, "pool:<name>:<effect>" for pool rates
 };
 
 // Adds a node loss, ECC error or preemption from the pool's per-hour rates
 // over a run of `run_s` seconds (Poisson: p = 1 - e^(-rate × hours)), unless
 // `faults` already has an interruption. Deterministic for the same seed.
-void draw_pool_interrupt(RunFaults& faults, const PoolFaults& pool, double run_s, std::uint64_t seed);
+void draw_pool_interrupt(RunFaults& faults, const PoolFaults& pool, const std::string& pool_name, double run_s,
+                         std::uint64_t seed);
 
 class FaultBook {
  public:

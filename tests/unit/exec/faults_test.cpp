@@ -81,7 +81,8 @@ TEST_CASE("faults::FaultBook draws pool rates the same way for the same seed", "
   RunFaults certain;
   PoolFaults lossy;
   lossy.node_lost_per_hour = 1000;
-  draw_pool_interrupt(certain, lossy, 3600, 1);
+  draw_pool_interrupt(certain, lossy, "lossy", 3600, 1);
   CHECK(certain.interrupt == "node_lost");
+  CHECK(certain.rules == std::vector<std::string>{"pool:lossy:node_lost"});
   CHECK(*certain.interrupt_after_s < 3600);
 }
