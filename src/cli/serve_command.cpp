@@ -126,7 +126,7 @@ int serve(const ServeOptions& o) {
 
   print_banner(std::cout, {server.url(), persistence_text(store_opts, *dir), dir->path().string(), &*fleet,
                            local->node ? simulated + ", local " + local->executor->kind() : simulated,
-                           local->summary});
+                           local->summary, clock_text(*clock, fleet->seed)});
   if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
     util::log(util::LogLevel::warn, "serve", "listening beyond loopback with auth off: anyone who can reach " +
                                                  o.host + " can submit jobs");

@@ -1,5 +1,7 @@
 #include "sim_setup.hpp"
 
+#include <sstream>
+
 namespace jgrid::cli {
 
 Result<exec::Fleet> load_fleet(const std::vector<std::string>& files, std::optional<std::uint64_t> seed) {
@@ -14,6 +16,14 @@ std::shared_ptr<util::Clock> make_clock(const exec::Fleet& fleet, const std::str
   std::string chosen = mode.empty() ? fleet.clock_mode : mode;
   if (chosen == "virtual") return util::make_virtual_clock();
   return util::make_real_clock(scale != 1.0 ? scale : fleet.clock_scale);
+}
+
+std::string clock_text(const util::Clock& clock, std::uint64_t seed) {
+  std::ostringstream out;
+  out << clock.mode();
+  if (!clock.is_virtual() && clock.scale() != 1.0) out << " ×" << clock.scale();
+  out << ", seed " << seed;
+  return out.str();
 }
 
 }  // namespace jgrid::cli

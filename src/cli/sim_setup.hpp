@@ -20,4 +20,7 @@ Result<exec::Fleet> load_fleet(const std::vector<std::string>& files, std::optio
 // fleet's clock.scale when scale is 1) or a virtual clock.
 std::shared_ptr<util::Clock> make_clock(const exec::Fleet& fleet, const std::string& mode, double scale);
 
+// The banner's clock line: "virtual, seed 42" or "real ×60, seed 42".
+std::string clock_text(const util::Clock& clock, std::uint64_t seed);
+
 }  // namespace jgrid::cli
