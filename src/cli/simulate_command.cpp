@@ -36,9 +36,16 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
-// A scratch data dir for workspaces and artifacts, removed at the end.
+// A scratch data dir for workspaces and artifacts, removed at the end; in
+// shared memory when there is some (a workspace per job is created and
+// removed again, which a disk pays for).
+fs::path scratch_root() {
+  std::error_code ignored;
+  return fs::is_directory("/dev/shm", ignored) ? fs::path("/dev/shm") : fs::temp_directory_path();
+}
+
 struct ScratchDir {
-  fs::path path = fs::temp_directory_path() / ("jgrid-sim-" + util::random_hex(6));
+  fs::path path = scratch_root() / ("jgrid-sim-" + util::random_hex(6));
   ScratchDir() { fs::create_directories(path); }
   ~ScratchDir() {
     std::error_code ignored;

@@ -121,7 +121,6 @@ void Engine::Impl::finished(const std::string& job_id, const exec::RunOutcome& o
     end_run_locked(*live, outcome, batch);
     enqueue_locked(std::move(batch));
   }
-  m_store.flush();
 }
 
 void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch) {
