@@ -36,6 +36,15 @@ std::vector<std::string> event_types(const TestServer& server, const std::string
   return types;
 }
 
+// The `data.faults` of each job.provisioning event of the job, in order.
+std::vector<Json> provisioning_faults(const TestServer& server, const std::string& id) {
+  auto reply = server.get("/v1/jobs/" + id + "/events?limit=500&type=job.provisioning");
+  REQUIRE(reply.status == 200);
+  std::vector<Json> faults;
+  for (const auto& event : reply.json.at("items")) faults.push_back(event.at("data").at("faults"));
+  return faults;
+}
+
 bool has(const std::vector<std::string>& types, const std::string& type) {
   return std::find(types.begin(), types.end(), type) != types.end();
 }
@@ -99,6 +108,12 @@ TEST_CASE("sim: node_lost mid-run retries the job elsewhere and takes the node o
   REQUIRE(faults.size() == 1);
   CHECK(faults[0]["fired"] == 1);
   CHECK(nodes_with_status(server, "offline") == 1);
+  // The lost run collected nothing: one artifacts event, from the run that completed.
+  CHECK(std::count(types.begin(), types.end(), "job.artifacts_collected") == 1);
+  auto hits = provisioning_faults(server, id);
+  REQUIRE(hits.size() == 2);
+  CHECK(hits[0] == Json::array({faults[0]["id"]}));
+  CHECK(hits[1].empty());
 }
 
 TEST_CASE("sim: node_lost past --max-attempts fails the job NODE_LOST", "[sim]") {
@@ -135,6 +150,8 @@ TEST_CASE("sim: run faults end the job with their failure code", "[sim]") {
     CHECK(job["failure"]["code"] == code);
     if (code == "NONZERO_EXIT") CHECK(job["exit_code"] == 3);
     if (code == "OOM") CHECK(job["exit_code"] == 137);
+    if (code == "IMAGE_PULL_FAILED" || code == "START_FAILED")  // nothing ran, nothing written
+      CHECK(server.get("/v1/jobs/" + id + "/artifacts").json.at("artifacts").empty());
     CHECK(has(event_types(server, id), "job.failed"));
   }
 }
@@ -146,6 +163,9 @@ TEST_CASE("sim: slow stretches the run by its factor", "[sim]") {
   Json job = server.wait_terminal(id);
   REQUIRE(job["status"] == "completed");
   CHECK(seconds_between(job, "started_at", "completed_at") == Approx(300).margin(0.01));
+  auto hits = provisioning_faults(server, id);
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].size() == 1);
 }
 
 TEST_CASE("sim: ecc_error drains the node and the job reruns elsewhere", "[sim]") {
