@@ -10,7 +10,7 @@ set(allowed_exec   "util;model;exec")
 set(allowed_engine "util;model;store;screen;route;exec;engine")
 set(allowed_api    "util;model;store;screen;route;exec;engine;api")
 set(allowed_cli    "util;model;store;screen;route;exec;engine;api;cli")
-set(private_headers "sqlite3.h:store" "httplib.h:api" "boost/process:exec")
+set(private_headers "sqlite3.h:store" "httplib.h:api" "boost/process:exec" "yaml-cpp/:exec")
 
 set(failures "")
 foreach(module util model store screen route exec engine api cli)

@@ -33,8 +33,10 @@ Result<Reply> upload_input(const Context& ctx, const Call& call);
 Result<Json> complete_input(const Context& ctx, const Call& call);
 Result<Json> list_inputs(const Context& ctx, const Call& call);
 
-// system_routes.cpp (§2.10, §2.11, dashboard)
-Result<Json> list_nodes(const Context& ctx, const Call& call);
+// nodes_routes.cpp (§2.10 list)
+Result<Reply> list_nodes(const Context& ctx, const Call& call);
+
+// system_routes.cpp (§2.10 one node, §2.11, dashboard)
 Result<Json> get_node(const Context& ctx, const Call& call);
 Result<Json> healthz(const Context& ctx, const Call& call);
 Result<Reply> readyz(const Context& ctx, const Call& call);
@@ -44,5 +46,15 @@ Result<Reply> dashboard(const Context& ctx, const Call& call);
 // metrics.cpp, openapi.cpp (§2.11)
 Result<Reply> metrics_text(const Context& ctx, const Call& call);
 Result<Reply> openapi_document(const Context& ctx, const Call& call);
+
+// sim_routes.cpp (sim.md §3, §4)
+Result<Json> get_sim_clock(const Context& ctx, const Call& call);
+Result<Json> advance_sim_clock(const Context& ctx, const Call& call);
+Result<Json> list_sim_faults(const Context& ctx, const Call& call);
+Result<Reply> add_sim_fault(const Context& ctx, const Call& call);
+Result<Json> delete_sim_fault(const Context& ctx, const Call& call);
+Result<Json> sim_node_operation(const Context& ctx, const Call& call);
+Result<Json> reset_sim(const Context& ctx, const Call& call);
+Result<Json> get_sim_digest(const Context& ctx, const Call& call);
 
 }  // namespace jgrid::api

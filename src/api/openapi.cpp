@@ -66,7 +66,23 @@ const std::vector<Operation>& operations() {
        "UploadReceipt", "", {403, 404, 409, 413}},
       {"POST", "/v1/job-inputs/{iid}/complete", "completeJobInput", "inputs", "Mark an upload complete", {},
        "?CompleteInputRequest", 200, "JobInput", "", {400, 403, 404, 409}},
-      {"GET", "/v1/nodes", "listNodes", "nodes", "The fleet with free GPUs", {}, "", 200, "NodeList", "", {}},
+      {"GET", "/v1/nodes", "listNodes", "nodes", "The fleet with free GPUs (paged with limit and cursor)",
+       {"limit", "cursor"}, "", 200, "NodeList", "", {400}},
+      {"GET", "/v1/sim/clock", "getSimClock", "sim", "The engine clock (real or virtual)", {}, "", 200, "SimObject", "",
+       {}},
+      {"POST", "/v1/sim/clock/advance", "advanceSimClock", "sim", "Advance a virtual clock", {}, "SimObject", 200,
+       "SimObject", "", {400, 409}},
+      {"GET", "/v1/sim/faults", "listSimFaults", "sim", "Active fault rules", {}, "", 200, "SimObject", "", {}},
+      {"POST", "/v1/sim/faults", "addSimFault", "sim", "Add a fault rule", {}, "SimObject", 201, "SimObject", "",
+       {400}},
+      {"DELETE", "/v1/sim/faults/{fid}", "deleteSimFault", "sim", "Remove a fault rule", {}, "", 200, "SimObject", "",
+       {404}},
+      {"POST", "/v1/sim/nodes/{id}/{op}", "simNodeOperation", "sim", "Drain, cordon, fail or bring back a fake node",
+       {}, "?SimObject", 200, "SimObject", "", {400, 404}},
+      {"POST", "/v1/sim/reset", "resetSim", "sim", "Clear faults and cancel live jobs", {}, "?SimObject", 200,
+       "SimObject", "", {}},
+      {"GET", "/v1/sim/digest", "getSimDigest", "sim", "Hash of the ordered event log", {}, "", 200, "SimObject", "",
+       {}},
       {"GET", "/v1/nodes/{id}", "getNode", "nodes", "One node", {}, "", 200, "Node", "", {404}},
       {"GET", "/healthz", "healthz", "system", "Liveness", {}, "", 200, "Healthz", "", {}},
       {"GET", "/readyz", "readyz", "system", "Readiness (503 with the failing part)", {}, "", 200, "Ready", "", {503}},
@@ -184,7 +200,7 @@ Json build_paths() {
 
 Json build_document() {
   Json tags = Json::array();
-  for (const char* tag : {"jobs", "logs", "events", "artifacts", "inputs", "nodes", "system", "dashboard", "mcp"})
+  for (const char* tag : {"jobs", "logs", "events", "artifacts", "inputs", "nodes", "sim", "system", "dashboard", "mcp"})
     tags.push_back({{"name", tag}, {"description", std::string("jgrid-local ") + tag + " routes"}});
   return Json{
       {"openapi", "3.1.0"},

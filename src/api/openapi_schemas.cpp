@@ -297,6 +297,7 @@ constexpr const char* k_schemas = R"json({
       "region": {"type": "string"}, "price_per_gpu_hour": {"type": "number"}, "labels": {"type": "object"},
       "running_jobs": {"type": "integer"}, "last_heartbeat_at": {"$ref": "#/components/schemas/Time"}}
   },
+  "SimObject": {"type": "object", "description": "see the simulated fleet section of the README"},
   "NodeList": {"type": "object", "required": ["nodes"],
     "properties": {"nodes": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}}}},
   "Healthz": {"type": "object", "required": ["ok", "service", "version"],

@@ -1,4 +1,4 @@
-// api.md §2.10 nodes, §2.11 health and readiness, and the dashboard files.
+// api.md §2.10 one node (the list is in nodes_routes.cpp), §2.11 health and readiness, and the dashboard files.
 #include <filesystem>
 
 #include "api/errors.hpp"
@@ -57,15 +57,7 @@ std::optional<std::string> web_asset(const Context& ctx, const std::string& path
   return ctx.options.web_dir.empty() ? embedded_asset(path) : disk_asset(ctx.options.web_dir, path);
 }
 
-Json node_list(const Context& ctx) {
-  Json nodes = Json::array();
-  for (const auto& node : ctx.engine.nodes()) nodes.push_back(model::node_to_api(node));
-  return nodes;
-}
-
 }  // namespace
-
-Result<Json> list_nodes(const Context& ctx, const Call&) { return Json{{"nodes", node_list(ctx)}}; }
 
 Result<Json> get_node(const Context& ctx, const Call& call) {
   auto node = ctx.engine.node(call.capture(0));

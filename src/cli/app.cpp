@@ -14,6 +14,7 @@ using CommandFactory = Runner (*)(CLI::App&);
 const std::pair<const char*, CommandFactory> k_commands[] = {
     {"serve", add_serve_command},
     {"screen", add_screen_command},
+    {"simulate", add_simulate_command},
     {"version", add_version_command},
     {"doctor", add_doctor_command},
     {"submit", add_submit_command},

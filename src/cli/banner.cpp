@@ -12,6 +12,7 @@ void print_banner(std::ostream& out, const BannerFacts& facts) {
       << "\n"
       << "  executors   " << facts.executors << "\n";
   if (!facts.local_node.empty()) out << "  local node  " << facts.local_node << "\n";
+  if (!facts.clock.empty()) out << "  clock       " << facts.clock << "\n";
 }
 
 void print_ready_line(std::ostream& out, const std::string& url) {

@@ -15,6 +15,7 @@ struct BannerFacts {
   const exec::Fleet* fleet = nullptr;
   std::string executors;
   std::string local_node;  // what the local node is, or why there is none
+  std::string clock;        // "virtual, seed 42" or "real ×60, seed 42"; "" prints no line
 };
 
 void print_banner(std::ostream& out, const BannerFacts& facts);

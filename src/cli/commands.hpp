@@ -15,6 +15,8 @@ Runner add_serve_command(CLI::App& app);
 Runner add_screen_command(CLI::App& app);
 // `doctor`: checks of the local ROCm node, one line each with its fix.
 Runner add_doctor_command(CLI::App& app);
+// `simulate`: a trace on a simulated fleet and virtual clock, no server.
+Runner add_simulate_command(CLI::App& app);
 // `version`: prints the version (and --json).
 Runner add_version_command(CLI::App& app);
 

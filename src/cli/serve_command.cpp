@@ -15,6 +15,7 @@
 #include "jgrid/util/log.hpp"
 #include "local_setup.hpp"
 #include "serve_options.hpp"
+#include "sim_setup.hpp"
 
 namespace jgrid::cli {
 namespace {
@@ -27,11 +28,6 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
-Result<exec::Fleet> load_fleet(const std::string& spec) {
-  if (spec.empty()) return exec::default_fleet();
-  if (spec == "none") return exec::Fleet{};
-  return exec::load_fleet_file(spec);
-}
 
 store::StoreOptions store_options(const ServeOptions& o, const DataDir& dir) {
   store::StoreOptions options;
@@ -99,7 +95,7 @@ void watch_stop_signals(sigset_t set, api::Server& server) {
 int serve(const ServeOptions& o) {
   if (auto valid = validate(o); !valid) return fail(k_exit_usage, valid.error().message);
   util::configure_log(*util::parse_log_level(o.log_level), o.log_format == "json");
-  auto fleet = load_fleet(o.fleet);
+  auto fleet = load_fleet(o.fleet, o.seed);
   if (!fleet) return fail(k_exit_usage, "--fleet: " + fleet.error().message);
   sigset_t signals;
   block_stop_signals(signals);
@@ -112,7 +108,7 @@ int serve(const ServeOptions& o) {
   auto store = store::Store::open(store_opts);
   if (!store) return fail(k_exit_runtime, store.error().message);
 
-  auto clock = util::make_real_clock(o.time_scale);
+  auto clock = make_clock(*fleet, o.clock, o.time_scale);
   // Containers outlive a restart only where the next start can find their jobs.
   bool keep_containers = !dir->ephemeral() && store_opts.path != ":memory:";
   auto local = setup_local_node(o, dir->path(), keep_containers, clock);
@@ -130,7 +126,7 @@ int serve(const ServeOptions& o) {
 
   print_banner(std::cout, {server.url(), persistence_text(store_opts, *dir), dir->path().string(), &*fleet,
                            local->node ? simulated + ", local " + local->executor->kind() : simulated,
-                           local->summary});
+                           local->summary, clock_text(*clock, fleet->seed)});
   if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
     util::log(util::LogLevel::warn, "serve", "listening beyond loopback with auth off: anyone who can reach " +
                                                  o.host + " can submit jobs");

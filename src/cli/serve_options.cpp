@@ -1,6 +1,7 @@
 #include "serve_options.hpp"
 
 #include <filesystem>
+#include <algorithm>
 
 #include "jgrid/util/log.hpp"
 
@@ -43,7 +44,11 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
       ->capture_default_str();
   command.add_option("--db", o.db, "Database file, or :memory: to keep nothing on disk (default: <data-dir>/jgrid.db)");
   command.add_flag("--ephemeral", o.ephemeral, "Use a temporary data dir removed at exit (for CI)");
-  command.add_option("--fleet", o.fleet, "Fleet file (JSON), or 'none' for no simulated nodes (default: built-in fleet)");
+  command.add_option("--fleet", o.fleet,
+                     "Fleet file (YAML or JSON; repeatable, merged), or 'none' for no simulated nodes "
+                     "(default: built-in fleet)");
+  command.add_option("--clock", o.clock, "real or virtual (default: the fleet file's clock.mode, else real)");
+  command.add_option("--seed", o.seed, "Seed of every random draw of the simulation (default: the fleet's)");
   command.add_option("--public-url", o.public_url, "Base of every URL the server returns (default: from the Host header)");
   command.add_option("--base-path", o.base_path, "Also serve the API under this prefix, e.g. /grid");
   command.add_option("--log-level", o.log_level, "debug, info, warn or error")->capture_default_str();
@@ -95,6 +100,9 @@ Status validate(const ServeOptions& o) {
   if (o.max_upload < 1) return invalid("--max-upload", "at least 1 byte");
   if (o.max_log_bytes < 1024) return invalid("--max-log-bytes", "at least 1024 bytes");
   if (o.time_scale <= 0) return invalid("--time-scale", "a number > 0");
+  if (!o.clock.empty() && o.clock != "real" && o.clock != "virtual") return invalid("--clock", "real or virtual");
+  if (o.fleet.size() > 1 && std::find(o.fleet.begin(), o.fleet.end(), "none") != o.fleet.end())
+    return invalid("--fleet", "either 'none' or fleet files, not both");
   if (o.ephemeral && !o.db.empty() && o.db != ":memory:")
     return invalid("--db", "no file path together with --ephemeral");
   return validate_local(o);

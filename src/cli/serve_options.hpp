@@ -4,6 +4,7 @@
 // option never leaves a half-created data dir or a bound port behind.
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ struct ServeOptions {
   std::string data_dir = "./jgrid-data";
   std::string db;                  // "" : <data-dir>/jgrid.db; ":memory:" : nothing on disk
   bool ephemeral = false;          // temporary data dir, removed at exit
-  std::string fleet;               // "" : built-in fleet; "none" : empty fleet; else a file
+  std::vector<std::string> fleet;  // empty: built-in fleet; {"none"}: empty fleet; else files, merged
   std::string public_url;
   std::string base_path;
   std::string log_level = "info";
@@ -28,6 +29,8 @@ struct ServeOptions {
   std::int64_t max_upload = 2LL << 30;
   std::int64_t max_log_bytes = 64LL << 20;
   double time_scale = 1.0;
+  std::string clock;               // "" : the fleet's clock.mode; else real | virtual
+  std::optional<std::uint64_t> seed;  // overrides the fleet's seed
   std::string web_dir;
   bool synchronous_full = true;
   // The local node (rocm.md §4).

@@ -40,6 +40,16 @@ std::vector<model::Node> Engine::nodes() const {
   return m_impl->m_pool.snapshot();
 }
 
+std::vector<model::Node> Engine::nodes(std::size_t offset, std::size_t limit) const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_pool.snapshot(offset, limit);
+}
+
+std::size_t Engine::node_count() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_pool.index().size();
+}
+
 std::optional<model::Node> Engine::node(const std::string& node_id) const {
   std::lock_guard lock(m_impl->m_mutex);
   return m_impl->m_pool.find(node_id);
@@ -58,6 +68,34 @@ Result<model::JobInput> Engine::record_upload(const std::string& input_id, std::
 Result<model::JobInput> Engine::complete_input(const std::string& workspace, const std::string& input_id,
                                                const std::string& token, std::optional<std::int64_t> declared_size) {
   return m_impl->complete_input(workspace, input_id, token, declared_size);
+}
+
+Result<model::Node> Engine::set_node_status(const std::string& node, const std::string& operation) {
+  return m_impl->set_node_status(node, operation);
+}
+
+exec::FaultBook* Engine::faults() const {
+  auto it = m_impl->m_executors.find("simulated");
+  return it == m_impl->m_executors.end() || !it->second ? nullptr : it->second->faults();
+}
+
+std::size_t Engine::reset_simulation() { return m_impl->reset(); }
+
+std::string Engine::event_digest() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_recorder.digest();
+}
+
+std::int64_t Engine::digested_events() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_recorder.digested_events();
+}
+
+void Engine::advance_clock(std::int64_t ms) { m_impl->m_clock->advance(ms); }
+
+std::size_t Engine::live_jobs() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_live.size();
 }
 
 const EngineOptions& Engine::options() const { return m_impl->m_options; }

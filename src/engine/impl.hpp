@@ -95,6 +95,12 @@ struct Engine::Impl final : exec::RunSink {
   void finished(const std::string& job_id, const exec::RunOutcome& outcome) override;
   LiveJob* sink_target_locked(const std::string& job_id);
   void end_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch);
+  void lose_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch);
+
+  // sim_control.cpp
+  Result<model::Node> set_node_status(const std::string& node_id, const std::string& operation);
+  void lose_jobs_on(const std::string& node_id, const std::string& reason);
+  std::size_t reset();
 
   // cancel.cpp
   Result<model::Job> cancel(const std::string& job_id, const std::string& workspace, const std::string& reason);
@@ -138,6 +144,7 @@ struct Engine::Impl final : exec::RunSink {
   mutable std::mutex m_mutex;
   std::condition_variable m_wake_cv;  // the engine loop waits on it
   bool m_wake = false;                // something changed: run a scheduling pass
+  bool m_wake_held = false;           // the clock is held until that pass is done
   bool m_stopping = false;
   bool m_started = false;
   std::thread m_loop;

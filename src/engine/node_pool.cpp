@@ -22,10 +22,14 @@ model::Node NodePool::view(model::Node node) {
   return node;
 }
 
-std::vector<model::Node> NodePool::snapshot() const {
+std::vector<model::Node> NodePool::snapshot() const { return snapshot(0, m_index.size()); }
+
+std::vector<model::Node> NodePool::snapshot(std::size_t offset, std::size_t limit) const {
+  const auto& all = m_index.nodes();
+  std::size_t end = offset < all.size() ? offset + std::min(limit, all.size() - offset) : offset;
   std::vector<model::Node> nodes;
-  nodes.reserve(m_index.size());
-  for (const auto& node : m_index.nodes()) nodes.push_back(view(node));
+  nodes.reserve(end > offset ? end - offset : 0);
+  for (std::size_t i = offset; i < end; ++i) nodes.push_back(view(all[i]));
   return nodes;
 }
 
@@ -73,6 +77,13 @@ void NodePool::release(const std::string& node_id, const std::vector<int>& indic
   }
   const model::Node& node = m_index.node(*slot);
   m_index.set_load(*slot, node.gpus_free + freed, std::max(node.running_jobs - 1, 0));
+}
+
+bool NodePool::set_status(const std::string& node_id, model::NodeStatus status) {
+  auto slot = m_index.slot_of(node_id);
+  if (!slot) return false;
+  m_index.set_status(*slot, status);
+  return true;
 }
 
 }  // namespace jgrid::engine

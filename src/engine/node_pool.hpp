@@ -23,6 +23,8 @@ class NodePool {
   // Nodes with gpus_free and running_jobs from the accounting, and status
   // busy when an online node has no GPU free.
   std::vector<model::Node> snapshot() const;
+  // The same for up to `limit` nodes from position `offset`.
+  std::vector<model::Node> snapshot(std::size_t offset, std::size_t limit) const;
   std::optional<model::Node> find(const std::string& node_id) const;
 
   // Takes the `count` lowest free GPU indices of the node; empty (and
@@ -33,6 +35,8 @@ class NodePool {
   bool take(const std::string& node_id, const std::vector<int>& indices);
   // Gives back indices taken by reserve(). Unknown nodes/indices are ignored.
   void release(const std::string& node_id, const std::vector<int>& indices);
+  // Sets a node's own status (online, draining, offline); false when unknown.
+  bool set_status(const std::string& node_id, model::NodeStatus status);
 
  private:
   static model::Node view(model::Node node);

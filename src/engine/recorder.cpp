@@ -1,5 +1,6 @@
 #include "recorder.hpp"
 
+#include "jgrid/util/crypto.hpp"
 #include "jgrid/util/ids.hpp"
 
 namespace jgrid::engine {
@@ -23,7 +24,26 @@ void Recorder::event(LiveJob& live, store::WriteBatch& batch, EventSpec spec) {
   event.source = std::move(spec.source);
   event.level = std::move(spec.level);
   event.data = std::move(spec.data);
+  digest(live, event);
   batch.events.push_back(std::move(event));
+}
+
+void Recorder::digest(LiveJob& live, const model::Event& event) {
+  if (live.ordinal == 0) live.ordinal = ++m_ordinals;
+  std::string tag = "#" + std::to_string(live.ordinal);
+  std::string message = event.message;
+  for (auto at = message.find(event.job_id); !event.job_id.empty() && at != std::string::npos;
+       at = message.find(event.job_id, at + tag.size()))
+    message.replace(at, event.job_id.size(), tag);
+  m_digest = util::sha256_hex(m_digest + "\n" + std::to_string(event.created_ms) + " " + tag + " " + event.type + " " +
+                              event.source + " " + event.level + " " + message);
+  ++m_digest_events;
+}
+
+void Recorder::reset_digest() {
+  m_digest.clear();
+  m_digest_events = 0;
+  m_ordinals = 0;
 }
 
 model::LogEntry Recorder::log_entry(LiveJob& live, const std::string& stream, const std::string& message) {

@@ -35,12 +35,25 @@ class Recorder {
   // the first dropped line adds one platform line and sets log_truncated.
   void output(LiveJob& live, store::WriteBatch& batch, const std::string& stream, const std::string& line);
 
+  // The event log digest: sha256 chained over every event recorded since
+  // construction or reset_digest(), each as its clock time, the job's
+  // ordinal (order of first event), type, source, level and message with the
+  // job id replaced by the ordinal. Ids are random; nothing else is, on a
+  // virtual clock.
+  std::string digest() const { return m_digest; }
+  std::int64_t digested_events() const { return m_digest_events; }
+  void reset_digest();
+
  private:
   model::LogEntry log_entry(LiveJob& live, const std::string& stream, const std::string& message);
+  void digest(LiveJob& live, const model::Event& event);
 
   const util::Clock& m_clock;
   std::int64_t m_max_log_bytes;
   std::int64_t m_next_seq = 1;
+  std::string m_digest;
+  std::int64_t m_digest_events = 0;
+  std::int64_t m_ordinals = 0;
 };
 
 }  // namespace jgrid::engine

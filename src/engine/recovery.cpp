@@ -60,6 +60,10 @@ void Engine::Impl::stop() {
     m_wake_cv.notify_all();
   }
   if (m_loop.joinable()) m_loop.join();
+  {
+    std::lock_guard lock(m_mutex);
+    if (std::exchange(m_wake_held, false)) m_clock->release();
+  }
   std::set<exec::Executor*> stopped;
   for (auto& [source, executor] : m_executors)
     if (executor && stopped.insert(executor.get()).second) executor->shutdown();
@@ -106,6 +110,7 @@ void Engine::Impl::requeue_or_fail_locked(LiveJob& live, const std::string& reas
   std::string node_id = job.placement ? job.placement->node_id : "";
   release_gpus_locked(live);
   clear_run(job);
+  live.launched = false;
   (void)move_status(job, model::JobStatus::queued, now());
   enter_phase(job, model::Phase::queued, now());
   live.phase_delayed = live.capacity_waiting = false;

@@ -91,11 +91,19 @@ void Engine::Impl::image_digest(const std::string& job_id, const std::string& di
 }
 
 // Artifacts are hashed without the mutex; the end of the run (artifacts,
-// their event, the terminal status and event) is then one batch.
+// their event, the terminal status and event) is then one batch. A run the
+// node cut short collects nothing: the node is gone with its files.
 void Engine::Impl::finished(const std::string& job_id, const exec::RunOutcome& outcome) {
   {
     std::lock_guard lock(m_mutex);
-    if (!sink_target_locked(job_id)) return;
+    LiveJob* live = sink_target_locked(job_id);
+    if (!live) return;
+    if (!outcome.lost_reason.empty()) {
+      store::WriteBatch batch;
+      lose_run_locked(*live, outcome, batch);
+      enqueue_locked(std::move(batch));
+      return;
+    }
   }
   auto artifacts = collect_artifacts(m_options.data_dir, job_id, now());
   {
@@ -113,7 +121,6 @@ void Engine::Impl::finished(const std::string& job_id, const exec::RunOutcome& o
     end_run_locked(*live, outcome, batch);
     enqueue_locked(std::move(batch));
   }
-  m_store.flush();
 }
 
 void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch) {
@@ -139,6 +146,16 @@ void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome
       m_recorder.event(live, batch, {"job.timed_out", "executor", failure_summary(outcome, job), {}, "error"});
     fail_locked(live, failure_code(outcome), failure_summary(outcome, job), batch, "executor");
   }
+}
+
+// The node ended the run: its new state first (so the retry goes
+// elsewhere), then the job is requeued or, out of attempts, failed NODE_LOST.
+void Engine::Impl::lose_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch) {
+  const std::string node_id = live.job.placement ? live.job.placement->node_id : "";
+  if (outcome.node_status == "offline") m_pool.set_status(node_id, model::NodeStatus::offline);
+  if (outcome.node_status == "draining") m_pool.set_status(node_id, model::NodeStatus::draining);
+  if (outcome.preempted) --live.job.attempts;  // a preemption does not use up an attempt
+  requeue_or_fail_locked(live, outcome.lost_reason, batch);
 }
 
 }  // namespace jgrid::engine

@@ -45,10 +45,12 @@ void Engine::Impl::run_loop() {
     std::vector<std::string> launches;
     if (std::exchange(m_wake, false)) launches = schedule_locked();
     tick_locked();
-    if (launches.empty()) continue;
-    lock.unlock();
-    for (const auto& id : launches) launch(id);
-    lock.lock();
+    if (!launches.empty()) {
+      lock.unlock();
+      for (const auto& id : launches) launch(id);
+      lock.lock();
+    }
+    if (!m_wake && std::exchange(m_wake_held, false)) m_clock->release();
   }
 }
 

@@ -36,7 +36,13 @@ void Engine::Impl::enqueue_locked(store::WriteBatch batch) {
   if (!batch.empty()) m_store.commit_async(std::move(batch));
 }
 
+// A pending pass holds a virtual clock: time does not move (and no timer
+// fires) until the engine has placed what it can.
 void Engine::Impl::wake_locked() {
+  if (!m_wake_held && !m_stopping) {
+    m_clock->hold();
+    m_wake_held = true;
+  }
   m_wake = true;
   m_wake_cv.notify_all();
 }

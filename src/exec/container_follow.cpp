@@ -32,6 +32,7 @@ std::string format_seconds(double seconds) {
 
 void ContainerRun::on_log_line(const std::string& stream, const std::string& line) {
   ++m_lines_seen;
+  ++(stream == "stderr" ? m_read.stderr_lines : m_read.stdout_lines);
   std::size_t& skip = stream == "stderr" ? m_skip.stderr_lines : m_skip.stdout_lines;
   if (skip > 0) {
     --skip;
@@ -65,10 +66,28 @@ RunOutcome ContainerRun::follow() {
       logs.value()->kill();
       break;
     }
+  if (waited == 0) catch_up_logs();
+  if (stopping()) return RunOutcome{};
   auto parsed = waited == 0 ? util::parse_int(util::trim(wait_out)) : std::nullopt;
   std::optional<int> exit_code;
   if (parsed) exit_code = static_cast<int>(*parsed);
   return outcome_of(exit_code, timed_out, wait_err.empty() ? "exit " + std::to_string(waited.value_or(-1)) : wait_err);
+}
+
+// `logs -f` may stop following as soon as the container exits, before it has
+// relayed everything the container wrote: once it exited, read its whole log
+// once more and deliver only the lines the follower did not.
+void ContainerRun::catch_up_logs() {
+  m_skip = m_read;
+  auto logs =
+      StreamedProcess::start(engine_argv({"logs", m_name}),
+                             [this](const std::string& stream, const std::string& line) { on_log_line(stream, line); });
+  if (!logs.ok()) return;
+  for (std::size_t seen = m_lines_seen.load(); !logs.value()->wait_done(k_log_drain); seen = m_lines_seen.load())
+    if (m_lines_seen.load() == seen || stopping()) {
+      logs.value()->kill();
+      return;
+    }
 }
 
 // The exit status of `wait` itself once it ended; nullopt when a stop came first.

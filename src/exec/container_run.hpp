@@ -42,6 +42,7 @@ class ContainerRun {
  private:
   std::optional<RunOutcome> begin();
   RunOutcome follow();
+  void catch_up_logs();
   void finish(const RunOutcome& outcome);
   void clean_up_after_stop();
 
@@ -73,6 +74,7 @@ class ContainerRun {
   std::shared_ptr<util::Clock> m_clock;
   const Mode m_mode;
   LogSkip m_skip;  // counted down by the two log reader threads, one field each
+  LogSkip m_read;  // lines read per stream, skipped ones included; same threads, same fields
   std::function<void(ContainerRun&)> m_on_retire;
   const std::string m_name;
   std::int64_t m_running_at_ms = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "exec/fleet_yaml.hpp"
 #include "jgrid/util/files.hpp"
 #include "jgrid/util/strings.hpp"
 
@@ -37,17 +38,60 @@ const ImageInfo* Fleet::find_image(const std::string& ref) const {
   return it == images.end() ? nullptr : &*it;
 }
 
+bool PoolFaults::any() const {
+  return node_lost_per_hour > 0 || ecc_error_per_hour > 0 || preempt_per_hour > 0 || start_error_rate > 0 ||
+         image_pull_failure_rate > 0 || exit_code_rate > 0 || oom_rate > 0 || slow_rate > 0;
+}
+
 Result<Fleet> load_fleet_file(const std::string& path) {
   std::string extension = util::to_lower(std::filesystem::path(path).extension().string());
-  if (extension == ".yaml" || extension == ".yml")
-    return invalid_fleet(path, "YAML fleet files need a build with yaml-cpp; use JSON");
   auto text = util::read_file(path);
   if (!text.ok()) return make_error("INVALID_FLEET", text.error().message, nlohmann::json{{"file", path}});
+  if (extension == ".yaml" || extension == ".yml") {
+    auto doc = yaml_to_json(text.value(), path);
+    if (!doc.ok()) return doc.error();
+    return parse_fleet(doc.value(), path);
+  }
   try {
     return parse_fleet(nlohmann::json::parse(text.value()), path);
   } catch (const nlohmann::json::parse_error& error) {
     return invalid_fleet(path, "not valid JSON: " + parse_problem(error));
   }
+}
+
+Result<Fleet> load_fleet_files(const std::vector<std::string>& paths) {
+  if (paths.size() == 1) return load_fleet_file(paths[0]);
+  Fleet merged;
+  std::map<std::string, std::string> pool_files, image_files;  // name -> file that gave it
+  for (std::size_t f = 0; f < paths.size(); ++f) {
+    auto fleet = load_fleet_file(paths[f]);
+    if (!fleet.ok()) return fleet.error();
+    if (f == 0) {
+      merged.seed = fleet->seed;
+      merged.clock_mode = fleet->clock_mode;
+      merged.clock_scale = fleet->clock_scale;
+    }
+    for (std::size_t i = 0; i < fleet->images.size(); ++i) {
+      auto [it, fresh] = image_files.emplace(fleet->images[i].ref, paths[f]);
+      if (!fresh)
+        return invalid_fleet(paths[f], "images[" + std::to_string(i) + "].ref: expected a unique image reference (" +
+                                           it->second + " has it already)");
+      merged.images.push_back(std::move(fleet->images[i]));
+    }
+    std::string last_pool;
+    for (auto& node : fleet->nodes) {
+      if (node.pool != last_pool) {
+        auto [it, fresh] = pool_files.emplace(node.pool, paths[f]);
+        if (!fresh)
+          return invalid_fleet(paths[f], "pool " + node.pool + ": expected a unique pool name (" + it->second +
+                                             " has it already)");
+        last_pool = node.pool;
+      }
+      merged.nodes.push_back(std::move(node));
+    }
+    merged.faults.insert(fleet->faults.begin(), fleet->faults.end());
+  }
+  return merged;
 }
 
 std::string fleet_summary(const Fleet& fleet) {

@@ -15,7 +15,29 @@ constexpr std::size_t k_max_name_chars = 63;
 struct Pool {
   model::Node node;
   long long count = 1;
+  PoolFaults faults;
 };
+
+// Rates in [0, 1] per run, and Poisson rates per hour of run time (>= 0).
+void read_faults(JsonChecker& checker, const Json& item, const std::string& parent, PoolFaults& out) {
+  const Json* faults = checker.object(item, parent, "faults");
+  if (!faults) return;
+  std::string path = member_path(parent, "faults");
+  auto rate = [&](const char* key, double& value) {
+    value = checker.number(*faults, path, key, value, 0);
+    if (checker.ok() && value > 1) checker.fail(member_path(path, key), "a probability between 0 and 1", &faults->at(key));
+  };
+  out.node_lost_per_hour = checker.number(*faults, path, "node_lost_per_hour", 0.0, 0);
+  out.ecc_error_per_hour = checker.number(*faults, path, "ecc_error_per_hour", 0.0, 0);
+  out.preempt_per_hour = checker.number(*faults, path, "preempt_per_hour", 0.0, 0);
+  rate("start_error_rate", out.start_error_rate);
+  rate("image_pull_failure_rate", out.image_pull_failure_rate);
+  rate("exit_code_rate", out.exit_code_rate);
+  rate("oom_rate", out.oom_rate);
+  rate("slow_rate", out.slow_rate);
+  out.exit_code = static_cast<int>(checker.integer(*faults, path, "exit_code", 1, 1, 255));
+  out.slow_factor = checker.number(*faults, path, "slow_factor", 2.0, 0, true);
+}
 
 bool is_digest(const std::string& text) {
   if (text.size() != 71 || !text.starts_with("sha256:")) return false;
@@ -158,11 +180,12 @@ Pool read_pool(JsonChecker& checker, const Json& item, const std::string& path) 
   node.speed = checker.number(item, path, "speed", 1.0, 0, true);
   node.labels = checker.string_map(item, path, "labels");
   read_startup(checker, item, path, node);
-  checker.object(item, path, "faults");  // shape only: fault rules are applied by the chaos API
+  read_faults(checker, item, path, pool.faults);
   return pool;
 }
 
 void expand(const Pool& pool, std::vector<model::Node>& nodes) {
+  nodes.reserve(nodes.size() + static_cast<std::size_t>(pool.count));
   for (long long i = 1; i <= pool.count; ++i) {
     model::Node node = pool.node;
     node.name = node.pool + "-" + std::to_string(i);
@@ -185,6 +208,7 @@ void read_pools(JsonChecker& checker, const Json& doc, Fleet& fleet) {
       checker.fail(member_path(path, "name"), "a unique pool name (pools[" + std::to_string(it->second) +
                                                   "] has it already)", &(*pools)[i].at("name"));
     if (checker.ok()) expand(pool, fleet.nodes);
+    if (checker.ok() && pool.faults.any()) fleet.faults[pool.node.pool] = pool.faults;
   }
 }
 

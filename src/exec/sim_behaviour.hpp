@@ -18,6 +18,7 @@ struct SimBehaviour {
   std::optional<std::vector<std::string>> stdout_lines;  // may hold "{i}" / "{n}"
   std::optional<std::vector<std::string>> stderr_lines;
   double stdout_every_s = 1.0;
+  double slow_factor = 1.0;  // durations × this (a `slow` fault)
   std::optional<std::map<std::string, std::string>> artifacts;  // path -> content
 };
 

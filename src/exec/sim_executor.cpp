@@ -1,14 +1,15 @@
 #include "jgrid/exec/sim_executor.hpp"
 
-#include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
-#include <queue>
 #include <thread>
 
 #include "exec/sim_artifacts.hpp"
 #include "exec/sim_plan.hpp"
+#include "exec/sim_random.hpp"
+#include "jgrid/exec/faults.hpp"
 
 namespace jgrid::exec {
 namespace {
@@ -19,10 +20,7 @@ using model::Phase;
 constexpr std::int64_t k_inputs_ms = 200;
 constexpr std::int64_t k_container_ms = 300;
 constexpr std::int64_t k_running_ms = 500;
-// Real time between clock reads while waiting, so clock jumps are noticed.
-constexpr std::chrono::microseconds k_max_wait{std::chrono::milliseconds(200)};
-
-enum class Stage { provision, pull, inspect, inputs, container, running, output, finish };
+enum class Stage { provision, pull, inspect, inputs, container, running, output, finish, interrupt };
 
 struct Run {
   std::uint64_t id = 0;
@@ -35,27 +33,10 @@ struct Run {
   std::size_t next_line = 0;
 };
 
-struct Timer {
-  std::int64_t due_ms = 0;
-  std::uint64_t seq = 0;  // FIFO among equal due times
-  std::string job_id;
-  std::uint64_t run_id = 0;
-  Stage stage = Stage::provision;
-  bool operator>(const Timer& other) const {
-    return due_ms != other.due_ms ? due_ms > other.due_ms : seq > other.seq;
-  }
-};
-
 struct Next {
   std::int64_t due_ms;
   Stage stage;
 };
-
-std::chrono::microseconds real_wait(std::int64_t clock_ms, double scale) {
-  if (!(scale > 0) || !std::isfinite(scale)) return k_max_wait;
-  auto micros = std::chrono::microseconds(static_cast<std::int64_t>(std::ceil(clock_ms * 1000.0 / scale)));
-  return std::min(micros, k_max_wait);
-}
 
 std::string describe_node(const model::Node& node) {
   return node.name + " (" + std::to_string(node.gpu_count) + "× " + model::vendor_display(node.gpu_vendor) + " " +
@@ -66,25 +47,29 @@ std::string format_mb(double mb) {
   return std::to_string(static_cast<long long>(std::llround(mb))) + " MB";
 }
 
-class SimExecutor final : public Executor {
+// Every stage runs as a timer of the clock (so a virtual clock drives whole
+// runs); a timer whose run was cancelled or ended finds no current run and
+// does nothing.
+class SimExecutor final : public Executor, public std::enable_shared_from_this<SimExecutor> {
  public:
-  SimExecutor(std::shared_ptr<util::Clock> clock, Fleet fleet)
-      : m_clock(std::move(clock)), m_fleet(std::move(fleet)), m_thread([this] { loop(); }) {}
+  SimExecutor(std::shared_ptr<util::Clock> clock, Fleet fleet) : m_clock(std::move(clock)), m_fleet(std::move(fleet)) {}
   ~SimExecutor() override { shutdown(); }
 
   std::string kind() const override { return "sim"; }
   Status start(const RunRequest& request, RunSink& sink) override;
   void cancel(const std::string& job_id) override;
   void shutdown() override;
+  FaultBook* faults() override { return &m_faults; }
+  void reset() override;
 
  private:
   using Handler = std::optional<Next> (SimExecutor::*)(Run&, std::int64_t);
   static Handler handler(Stage stage);
 
-  void loop();
-  bool wait_for_due(std::unique_lock<std::mutex>& lock);
-  void fire(std::unique_lock<std::mutex>& lock, const Timer& timer);
+  RunPlan plan(const RunRequest& request, SimBehaviour behaviour, std::uint64_t ordinal);
+  void fire(const std::string& job_id, std::uint64_t run_id, Next next);
   void push(const std::string& job_id, std::uint64_t run_id, Next next);
+  bool on_timer_thread() const;
   bool is_current(const std::string& job_id, std::uint64_t run_id) const;
 
   // Stage handlers run on the timer thread without the lock: they report to
@@ -97,26 +82,25 @@ class SimExecutor final : public Executor {
   std::optional<Next> running(Run& run, std::int64_t at);
   std::optional<Next> output(Run& run, std::int64_t at);
   std::optional<Next> finish(Run& run, std::int64_t at);
+  std::optional<Next> interrupt(Run& run, std::int64_t at);
 
   std::shared_ptr<util::Clock> m_clock;
   const Fleet m_fleet;
+  FaultBook m_faults;
   mutable std::mutex m_mutex;
-  std::condition_variable m_wake;  // a timer was added, or stopping
   std::condition_variable m_idle;  // a stage handler returned
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
   std::map<std::string, std::shared_ptr<Run>> m_runs;  // by job id
   std::map<std::pair<std::string, std::string>, std::int64_t> m_image_ready;  // (node id, image) -> clock ms
-  std::uint64_t m_next_seq = 0;
   std::uint64_t m_next_run = 0;
-  std::string m_in_flight;  // job whose stage handler runs now
+  std::string m_in_flight;         // job whose stage handler runs now
+  std::thread::id m_timer_thread;  // the thread that runs handlers
   bool m_stopping = false;
-  std::thread m_thread;  // last: starts once everything above exists
 };
 
 SimExecutor::Handler SimExecutor::handler(Stage stage) {
   static constexpr Handler k_handlers[] = {&SimExecutor::provision, &SimExecutor::pull,      &SimExecutor::inspect,
                                            &SimExecutor::inputs,    &SimExecutor::container, &SimExecutor::running,
-                                           &SimExecutor::output,    &SimExecutor::finish};
+                                           &SimExecutor::output,    &SimExecutor::finish,    &SimExecutor::interrupt};
   return k_handlers[static_cast<std::size_t>(stage)];
 }
 
@@ -128,11 +112,11 @@ Status SimExecutor::start(const RunRequest& request, RunSink& sink) {
   if (!behaviour.ok()) return make_error("START_FAILED", "cannot start " + job_id + ": " + behaviour.error().message);
   run->request = request;
   run->sink = &sink;
-  run->plan = plan_run(request, behaviour.value(), m_fleet.seed);
   std::lock_guard lock(m_mutex);
   if (m_stopping) return make_error("START_FAILED", "cannot start " + job_id + ": the simulated fleet is shut down");
   if (m_runs.count(job_id)) return make_error("START_FAILED", "cannot start " + job_id + ": it is already running");
   run->id = ++m_next_run;
+  run->plan = plan(request, behaviour.value(), run->id);
   m_runs[job_id] = run;
   push(job_id, run->id, {m_clock->now_ms(), Stage::provision});
   return Ok{};
@@ -140,24 +124,32 @@ Status SimExecutor::start(const RunRequest& request, RunSink& sink) {
 
 void SimExecutor::cancel(const std::string& job_id) {
   std::unique_lock lock(m_mutex);
-  m_runs.erase(job_id);  // its pending timer finds no run and is dropped
-  if (std::this_thread::get_id() == m_thread.get_id()) return;  // called from one of our own sink calls
+  m_runs.erase(job_id);  // its pending timers find no run and are dropped
+  if (on_timer_thread()) return;  // called from one of our own sink calls
   m_idle.wait(lock, [&] { return m_in_flight != job_id; });
 }
 
 void SimExecutor::shutdown() {
-  {
-    std::lock_guard lock(m_mutex);
-    m_stopping = true;
-    m_runs.clear();
-  }
-  m_wake.notify_all();
-  if (m_thread.joinable() && std::this_thread::get_id() != m_thread.get_id()) m_thread.join();
+  std::unique_lock lock(m_mutex);
+  m_stopping = true;
+  m_runs.clear();
+  if (!on_timer_thread()) m_idle.wait(lock, [&] { return m_in_flight.empty(); });
+}
+
+void SimExecutor::reset() {
+  std::lock_guard lock(m_mutex);
+  m_image_ready.clear();
+}
+
+bool SimExecutor::on_timer_thread() const {
+  return !m_in_flight.empty() && std::this_thread::get_id() == m_timer_thread;
 }
 
 void SimExecutor::push(const std::string& job_id, std::uint64_t run_id, Next next) {
-  m_timers.push(Timer{next.due_ms, m_next_seq++, job_id, run_id, next.stage});
-  m_wake.notify_one();
+  std::weak_ptr<SimExecutor> weak = weak_from_this();
+  m_clock->schedule(next.due_ms, [weak, job_id, run_id, next] {
+    if (auto self = weak.lock()) self->fire(job_id, run_id, next);
+  });
 }
 
 bool SimExecutor::is_current(const std::string& job_id, std::uint64_t run_id) const {
@@ -165,45 +157,76 @@ bool SimExecutor::is_current(const std::string& job_id, std::uint64_t run_id) co
   return it != m_runs.end() && it->second->id == run_id;
 }
 
-void SimExecutor::loop() {
+void SimExecutor::fire(const std::string& job_id, std::uint64_t run_id, Next next) {
   std::unique_lock lock(m_mutex);
-  while (!m_stopping) {
-    if (!wait_for_due(lock)) continue;
-    Timer timer = m_timers.top();
-    m_timers.pop();
-    fire(lock, timer);
-  }
-}
-
-// True when the earliest timer is due now; otherwise waits a little (real
-// time = clock time / scale) and returns false so the caller looks again.
-bool SimExecutor::wait_for_due(std::unique_lock<std::mutex>& lock) {
-  if (m_timers.empty()) {
-    m_wake.wait(lock);
-    return false;
-  }
-  std::int64_t ahead_ms = m_timers.top().due_ms - m_clock->now_ms();
-  if (ahead_ms <= 0) return true;
-  m_wake.wait_for(lock, real_wait(ahead_ms, m_clock->scale()));
-  return false;
-}
-
-void SimExecutor::fire(std::unique_lock<std::mutex>& lock, const Timer& timer) {
-  if (!is_current(timer.job_id, timer.run_id)) return;  // cancelled or finished
-  std::shared_ptr<Run> run = m_runs[timer.job_id];
-  m_in_flight = timer.job_id;
+  if (!is_current(job_id, run_id)) return;  // cancelled or finished
+  std::shared_ptr<Run> run = m_runs[job_id];
+  m_in_flight = job_id;
+  m_timer_thread = std::this_thread::get_id();
   lock.unlock();
-  std::optional<Next> next = (this->*handler(timer.stage))(*run, timer.due_ms);
+  std::optional<Next> after = (this->*handler(next.stage))(*run, next.due_ms);
   lock.lock();
   m_in_flight.clear();
-  if (next && is_current(timer.job_id, timer.run_id)) push(timer.job_id, timer.run_id, *next);
+  if (after && is_current(job_id, run_id)) push(job_id, run_id, *after);
   m_idle.notify_all();
+}
+
+// The outcome when the node cuts a run short (`effect`: node_lost,
+// ecc_error or preempt).
+RunOutcome interruption(const std::string& effect, const std::string& node) {
+  RunOutcome cut;
+  cut.failure_code = "NODE_LOST";
+  if (effect == "node_lost") {
+    cut.message = cut.lost_reason = "node lost: " + node + " stopped responding";
+    cut.node_status = "offline";
+  } else if (effect == "ecc_error") {
+    cut.message = cut.lost_reason = "uncorrectable ECC error on " + node + ": node drained";
+    cut.node_status = "draining";
+  } else {
+    cut.message = "preempted: " + node + " was reclaimed";
+    cut.lost_reason = cut.message + " (a preemption uses no attempt)";
+    cut.preempted = true;
+  }
+  return cut;
+}
+
+// The run's plan with the faults it drew: rules of the chaos API and the
+// pool's rates change the behaviour (start, exit, OOM, speed) before the
+// plan and the pull and interruptions after it.
+RunPlan SimExecutor::plan(const RunRequest& request, SimBehaviour behaviour, std::uint64_t ordinal) {
+  std::uint64_t seed = mix_seed(m_fleet.seed, ordinal);
+  auto pool_it = m_fleet.faults.find(request.node.pool);
+  const PoolFaults* pool = pool_it == m_fleet.faults.end() ? nullptr : &pool_it->second;
+  RunFaults faults = m_faults.draw(request.node, request.job.id, pool, seed);
+  behaviour.fail_start = behaviour.fail_start || faults.fail_start;
+  behaviour.oom = behaviour.oom || faults.oom;
+  if (faults.exit_code) behaviour.exit_code = *faults.exit_code;
+  behaviour.slow_factor *= faults.slow_factor;
+  RunPlan plan = plan_run(request, behaviour, seed);
+  if (faults.pull_fails && !plan.fail_start) {
+    plan.pull_fails = true;
+    plan.artifacts.clear();  // nothing ran
+    plan.outcome = {std::nullopt, false, "IMAGE_PULL_FAILED",
+                    "failed to pull " + request.job.spec.image + " on " + request.node.name + ": injected fault"};
+  } else if (!plan.fail_start) {
+    if (pool) draw_pool_interrupt(faults, *pool, request.node.pool, static_cast<double>(plan.run_ms) / 1000.0, seed);
+    if (!faults.interrupt.empty() && plan.run_ms > 0) {
+      std::int64_t after = faults.interrupt_after_s ? std::llround(*faults.interrupt_after_s * 1000.0) : plan.run_ms / 2;
+      plan.interrupt_ms = std::clamp<std::int64_t>(after, 0, plan.run_ms - 1);
+      plan.interrupt = interruption(faults.interrupt, request.node.name);
+    }
+  }
+  plan.faults = std::move(faults.rules);
+  return plan;
 }
 
 std::optional<Next> SimExecutor::provision(Run& run, std::int64_t at) {
   const model::Node& node = run.request.node;
   run.sink->step(run.request.job.id, Phase::provisioning, "job.provisioning", "Provisioning " + describe_node(node),
-                 Json{{"node_id", node.id}, {"node", node.name}, {"provision_s", run.plan.provision_ms / 1000.0}});
+                 Json{{"node_id", node.id},
+                      {"node", node.name},
+                      {"provision_s", run.plan.provision_ms / 1000.0},
+                      {"faults", run.plan.faults}});
   return Next{at + run.plan.provision_ms, Stage::pull};
 }
 
@@ -214,6 +237,10 @@ std::optional<Next> SimExecutor::pull(Run& run, std::int64_t at) {
   double speed = node.startup.image_pull_mb_per_s > 0 ? node.startup.image_pull_mb_per_s
                                                      : model::NodeStartup{}.image_pull_mb_per_s;
   auto pull_ms = static_cast<std::int64_t>(std::llround(size_mb / speed * 1000.0));
+  if (run.plan.pull_fails) {
+    run.sink->output(run.request.job.id, "stderr", run.plan.outcome.message);
+    return finish(run, at + pull_ms / 2);
+  }
   std::lock_guard lock(m_mutex);
   std::int64_t ready_at = m_image_ready.try_emplace({node.id, run.request.job.spec.image}, at + pull_ms).first->second;
   run.pull_ms = std::max<std::int64_t>(0, ready_at - at);
@@ -258,6 +285,7 @@ std::optional<Next> SimExecutor::running(Run& run, std::int64_t at) {
   const model::Node& node = run.request.node;
   run.sink->step(run.request.job.id, Phase::workload_execution, "job.running", "Workload running on " + node.name,
                  Json{{"node_id", node.id}, {"node", node.name}});
+  if (run.plan.interrupt_ms) push(run.request.job.id, run.id, {at + *run.plan.interrupt_ms, Stage::interrupt});
   return Next{at, Stage::output};
 }
 
@@ -283,6 +311,29 @@ std::optional<Next> SimExecutor::finish(Run& run, std::int64_t) {
     if (outcome.failure_code.empty()) outcome = {outcome.exit_code, false, "INTERNAL", written.error().message};
   }
   run.sink->finished(job_id, outcome);
+  return std::nullopt;
+}
+
+// The node cut the run short. A lost node takes every run on it down.
+std::optional<Next> SimExecutor::interrupt(Run& run, std::int64_t) {
+  const RunOutcome& outcome = run.plan.interrupt;
+  std::vector<std::shared_ptr<Run>> lost;
+  {
+    std::lock_guard lock(m_mutex);
+    for (auto it = m_runs.begin(); it != m_runs.end();) {
+      bool same_node = it->second->request.node.id == run.request.node.id;
+      if (it->second.get() == &run || (outcome.node_status == "offline" && same_node)) {
+        lost.push_back(it->second);
+        it = m_runs.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (const auto& other : lost) {
+    other->sink->output(other->request.job.id, "stderr", outcome.message);
+    other->sink->finished(other->request.job.id, outcome);
+  }
   return std::nullopt;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "exec/sim_random.hpp"
 #include "jgrid/model/node.hpp"
 
 namespace jgrid::exec {
@@ -13,31 +14,6 @@ using model::WorkloadType;
 
 constexpr std::size_t k_max_lines = 10000;
 constexpr int k_oom_exit_code = 137;
-
-// splitmix64: a tiny generator whose sequence is the same on every platform.
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : m_state(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double uniform(double min, double max) {
-    double unit = static_cast<double>(next() >> 11) * 0x1.0p-53;
-    return min + (max - min) * unit;
-  }
-
- private:
-  std::uint64_t m_state;
-};
-
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
-  return hash;
-}
 
 std::int64_t to_ms(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1000.0)); }
 
@@ -202,8 +178,8 @@ void add_artifacts(RunPlan& plan, const RunRequest& request, const SimBehaviour&
 
 }  // namespace
 
-RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::uint64_t fleet_seed) {
-  Random random(fleet_seed ^ fnv1a(request.job.id) ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(request.job.attempts)));
+RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::uint64_t seed) {
+  Random random(seed);
   RunPlan plan;
   const model::NodeStartup& startup = request.node.startup;
   plan.provision_ms = to_ms(random.uniform(startup.provision_min_s, startup.provision_max_s));
@@ -212,7 +188,8 @@ RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::
     plan.outcome = {std::nullopt, false, "START_FAILED", "container failed to start"};
     return plan;
   }
-  std::int64_t natural_ms = to_ms(behaviour.duration_s.value_or(default_duration_s(request, random)));
+  std::int64_t natural_ms =
+      to_ms(behaviour.duration_s.value_or(default_duration_s(request, random)) * behaviour.slow_factor);
   End end = run_end(request, behaviour, natural_ms);
   plan.run_ms = end.at_ms;
   plan.outcome = outcome_for(end, behaviour.exit_code);

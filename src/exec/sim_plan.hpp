@@ -4,6 +4,7 @@
 // no I/O; the same request and seed give the same plan.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,14 +22,20 @@ struct OutputLine {
 struct RunPlan {
   std::int64_t provision_ms = 0;
   bool fail_start = false;
+  bool pull_fails = false;                       // the image pull fails (outcome says so)
+  std::optional<std::int64_t> interrupt_ms;      // after job.running: the node cuts the run short
+  RunOutcome interrupt;                          // the outcome then
   std::int64_t run_ms = 0;                       // job.running to the end
   std::vector<OutputLine> lines;                 // by offset, all before run_ms
   RunOutcome outcome;
   std::map<std::string, std::string> artifacts;  // relative path -> content
+  std::vector<std::string> faults;               // fault rules that hit the run (ids, "pool:<name>:<effect>")
 };
 
 // The plan of `request` on its node. Randomness (provisioning time, default
-// duration jitter) comes from `fleet_seed`, the job id and the attempt.
-RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::uint64_t fleet_seed);
+// duration jitter) comes from `seed` only; the executor derives it from the
+// fleet seed and the run's ordinal, so the same runs in the same order draw
+// the same numbers.
+RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::uint64_t seed);
 
 }  // namespace jgrid::exec

@@ -47,6 +47,8 @@ struct TestServerOptions {
   std::function<void(exec::Fleet&, exec::ExecutorRegistry&, const fs::path& data_dir,
                      const std::shared_ptr<util::Clock>&)>
       extend;
+  bool virtual_clock = false;  // a virtual clock instead (time_scale unused)
+  int max_attempts = 2;
 };
 
 // A response as the tests look at it.
@@ -114,12 +116,13 @@ class TestServer {
     auto opened = store::Store::open({});
     REQUIRE(opened.ok());
     m_store = std::move(*opened);
-    m_clock = util::make_real_clock(m_options.time_scale);
+    m_clock = m_options.virtual_clock ? util::make_virtual_clock() : util::make_real_clock(m_options.time_scale);
     auto fleet = m_options.fleet ? *m_options.fleet : exec::default_fleet();
     exec::ExecutorRegistry executors{{"simulated", exec::make_sim_executor(m_clock, fleet)}};
     if (m_options.extend) m_options.extend(fleet, executors, data_dir, m_clock);
     engine::EngineOptions engine_options;
     engine_options.data_dir = data_dir;
+    engine_options.max_attempts = m_options.max_attempts;
     m_engine = std::make_unique<engine::Engine>(*m_store, m_clock, fleet, executors, engine_options);
     REQUIRE(m_engine->start().ok());
     start_server();

@@ -108,6 +108,11 @@ class Engine {
   model::Json estimate(const model::JobSpec& spec, model::Framing framing) const;
 
   std::vector<model::Node> nodes() const;
+  // Up to `limit` nodes from position `offset` in fleet order (empty past
+  // the end), and the fleet's size: pages of a large fleet without copying
+  // all of it.
+  std::vector<model::Node> nodes(std::size_t offset, std::size_t limit) const;
+  std::size_t node_count() const;
   std::optional<model::Node> node(const std::string& node_id) const;
 
   // Upload flow of api.md §2.9. The api streams the bytes to
@@ -120,6 +125,28 @@ class Engine {
   // yet), INVALID_REQUEST (declared size disagrees with what arrived).
   Result<model::JobInput> complete_input(const std::string& workspace, const std::string& input_id,
                                          const std::string& token, std::optional<std::int64_t> declared_size);
+
+  // Simulation controls (sim.md §3, §4).
+  // Changes a node by hand: "drain" (no new jobs; running ones finish),
+  // "undrain" / "online" (takes jobs again), "offline" (no new jobs, and
+  // its running jobs are lost: requeued with job.retrying, or failed
+  // NODE_LOST past max_attempts). Errors NOT_FOUND (unknown node id or
+  // name), INVALID_REQUEST (unknown operation).
+  Result<model::Node> set_node_status(const std::string& node, const std::string& operation);
+  // The fault rules of the simulated executor; nullptr when there is none.
+  exec::FaultBook* faults() const;
+  // Cancels every live job (reason "simulation reset"), clears the fault
+  // rules, brings every node back online, forgets pulled images and
+  // restarts the event digest. Stored jobs stay readable. Returns the number
+  // of jobs cancelled.
+  std::size_t reset_simulation();
+  // The event log digest (see Recorder) and how many events it covers.
+  std::string event_digest() const;
+  std::int64_t digested_events() const;
+  // Moves a virtual clock forward by `ms` (no effect on a real clock).
+  void advance_clock(std::int64_t ms);
+  // How many jobs are not terminal.
+  std::size_t live_jobs() const;
 
   const EngineOptions& options() const;
   const util::Clock& clock() const;

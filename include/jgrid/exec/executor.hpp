@@ -23,7 +23,16 @@ struct RunOutcome {
   std::string message;           // human summary
   bool rejected = false;         // late screening refused it: nothing ran
   std::string rejected_rule;     // rule id when rejected
+  // Set when the node, not the workload, ended the run (a lost node, an ECC
+  // error, a preemption): the engine requeues the job (job.retrying) or,
+  // past max attempts, fails it NODE_LOST. `preempted` requeues without
+  // counting the attempt against the limit.
+  std::string lost_reason;
+  bool preempted = false;
+  std::string node_status;       // "offline" | "draining" | "": the node's state from now on
 };
+
+class FaultBook;
 
 // The engine's side of a run. Executors call it from their own threads; every
 // method is thread-safe and never blocks on I/O for long. After finished()
@@ -85,6 +94,11 @@ class Executor {
     (void)skip;
     return make_error("UNSUPPORTED", kind() + " runs do not outlive the server: " + request.job.id);
   }
+  // The fault rules this executor obeys (sim.md §4), or nullptr when it
+  // takes none (real executors).
+  virtual FaultBook* faults() { return nullptr; }
+  // Forgets per-node state such as pulled images (sim reset). Default: nothing.
+  virtual void reset() {}
 };
 
 // Executors by Node::source ("simulated", "local").

@@ -21,12 +21,30 @@ struct ImageInfo {
   nlohmann::json sim;  // default fake-run behaviour for jobs on this image, or null
 };
 
+// Failure rates of one pool (sim.md §4, set in the fleet file's `faults`).
+// Rates are probabilities per run; *_per_hour are Poisson rates per hour of
+// run time. All default to 0 (no faults).
+struct PoolFaults {
+  double node_lost_per_hour = 0;
+  double ecc_error_per_hour = 0;
+  double preempt_per_hour = 0;
+  double start_error_rate = 0;
+  double image_pull_failure_rate = 0;
+  double exit_code_rate = 0;
+  int exit_code = 1;              // the code of an exit_code fault
+  double oom_rate = 0;
+  double slow_rate = 0;
+  double slow_factor = 2.0;       // durations × this on a slow run
+  bool any() const;
+};
+
 struct Fleet {
   std::uint64_t seed = 42;
   std::string clock_mode = "real";  // sim.md §3: "real" or "virtual"
   double clock_scale = 1.0;         // clock ms per real ms (real mode)
   std::vector<model::Node> nodes;  // pools expanded: one Node per node
   std::vector<ImageInfo> images;
+  std::map<std::string, PoolFaults> faults;  // by pool name; pools without faults are absent
 
   // The catalog entry for `ref` (exact match), or nullptr.
   const ImageInfo* find_image(const std::string& ref) const;
@@ -41,9 +59,17 @@ Fleet default_fleet();
 // expected an integer >= 1").
 Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source);
 
-// Reads and parses a fleet file (.json; YAML is reported as unsupported).
-// Errors INVALID_FLEET (unreadable, not JSON, invalid content).
+// Reads and parses a fleet file: YAML (.yaml, .yml) or JSON (anything else).
+// Errors INVALID_FLEET (unreadable, not YAML/JSON with line and column,
+// invalid content naming the path inside the file).
 Result<Fleet> load_fleet_file(const std::string& path);
+
+// Loads several fleet files into one fleet: pools and images in file order;
+// seed and clock from the first file. Errors INVALID_FLEET as above, or a
+// pool name / image reference given by two files ("b.yaml: pools[0].name:
+// expected a unique pool name (a.yaml has it already)"). Nothing is
+// returned half-loaded.
+Result<Fleet> load_fleet_files(const std::vector<std::string>& paths);
 
 // "4× AMD MI300X (32 GPUs), 2× AMD Radeon PRO W7900 (2 GPUs); 6 nodes,
 // 34 GPUs" for the banner: nodes per vendor and model in fleet order, with

@@ -1,0 +1,54 @@
+#include <catch2/catch.hpp>
+#include <mutex>
+#include <vector>
+
+#include "jgrid/util/clock.hpp"
+
+using namespace jgrid::util;
+
+TEST_CASE("util::make_virtual_clock jumps to each timer in order when nothing is held", "[util]") {
+  auto clock = make_virtual_clock();
+  std::int64_t origin = clock->now_ms();
+  CHECK(origin == k_virtual_origin_ms);
+  CHECK(clock->is_virtual());
+  std::mutex mutex;
+  std::vector<std::int64_t> fired;
+  auto record = [&] {
+    std::lock_guard lock(mutex);
+    fired.push_back(clock->now_ms() - origin);
+  };
+  clock->hold();
+  clock->schedule(origin + 3'600'000, record);
+  clock->schedule(origin + 5'000, [&] {
+    record();
+    clock->schedule(clock->now_ms() + 10'000, record);  // a timer scheduling the next
+  });
+  clock->schedule(origin + 5'000, record);  // same time: scheduling order
+  CHECK(clock->pending_timers() == 3);
+  CHECK(clock->now_ms() == origin);  // held: nothing moves
+  clock->release();
+  clock->wait_idle();
+  CHECK(fired == std::vector<std::int64_t>{5'000, 5'000, 15'000, 3'600'000});
+  CHECK(clock->now_ms() == origin + 3'600'000);
+}
+
+TEST_CASE("util::Clock::advance moves a virtual clock and leaves a real one alone", "[util]") {
+  auto virtual_clock = make_virtual_clock(1000);
+  virtual_clock->advance(250);
+  CHECK(virtual_clock->now_ms() == 1250);
+  virtual_clock->advance(-5);
+  CHECK(virtual_clock->now_ms() == 1250);
+  auto real = make_real_clock();
+  std::int64_t before = real->now_ms();
+  real->advance(3'600'000);
+  CHECK(real->now_ms() - before < 3'600'000);
+}
+
+TEST_CASE("util::make_real_clock runs timers at their real due time", "[util]") {
+  auto clock = make_real_clock(100.0);
+  std::int64_t due = clock->now_ms() + 1000;  // 10 ms of real time
+  std::int64_t seen = 0;
+  clock->schedule(due, [&] { seen = clock->now_ms(); });
+  clock->wait_idle();
+  CHECK(seen >= due);
+}
