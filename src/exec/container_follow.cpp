@@ -58,14 +58,7 @@ RunOutcome ContainerRun::follow() {
   bool timed_out = false;
   std::optional<int> waited = wait_for_exit(*waiter.value(), timed_out);
   if (stopping()) return RunOutcome{};
-  // The follower may lag far behind a chatty container: wait while it still
-  // delivers, give up only after k_log_drain without a line.
-  for (std::size_t seen = m_lines_seen.load(); logs.ok() && !logs.value()->wait_done(k_log_drain);
-       seen = m_lines_seen.load())
-    if (m_lines_seen.load() == seen || stopping()) {
-      logs.value()->kill();
-      break;
-    }
+  if (logs.ok()) drain(*logs.value());
   if (waited == 0) catch_up_logs();
   if (stopping()) return RunOutcome{};
   auto parsed = waited == 0 ? util::parse_int(util::trim(wait_out)) : std::nullopt;
@@ -82,10 +75,15 @@ void ContainerRun::catch_up_logs() {
   auto logs =
       StreamedProcess::start(engine_argv({"logs", m_name}),
                              [this](const std::string& stream, const std::string& line) { on_log_line(stream, line); });
-  if (!logs.ok()) return;
-  for (std::size_t seen = m_lines_seen.load(); !logs.value()->wait_done(k_log_drain); seen = m_lines_seen.load())
+  if (logs.ok()) drain(*logs.value());
+}
+
+// A log reader may lag far behind a chatty container: wait while it still
+// delivers, give up only after k_log_drain without a line (or on a stop).
+void ContainerRun::drain(StreamedProcess& logs) {
+  for (std::size_t seen = m_lines_seen.load(); !logs.wait_done(k_log_drain); seen = m_lines_seen.load())
     if (m_lines_seen.load() == seen || stopping()) {
-      logs.value()->kill();
+      logs.kill();
       return;
     }
 }

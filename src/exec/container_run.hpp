@@ -43,6 +43,7 @@ class ContainerRun {
   std::optional<RunOutcome> begin();
   RunOutcome follow();
   void catch_up_logs();
+  void drain(StreamedProcess& logs);
   void finish(const RunOutcome& outcome);
   void clean_up_after_stop();
 
