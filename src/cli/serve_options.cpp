@@ -65,7 +65,7 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
   command.add_flag("!--no-fsync", o.synchronous_full,
                    "Commit with synchronous=NORMAL: faster, but a power loss may lose the last jobs");
   command
-      ->add_option("--callback-backoff-base-ms", o.callback_backoff_base_ms,
+      .add_option("--callback-backoff-base-ms", o.callback_backoff_base_ms,
                    "Clock ms before the second callback attempt, doubling after (meant for tests)")
       ->capture_default_str()
       ->group("");  // hidden: the spec's 1 s is the value to use

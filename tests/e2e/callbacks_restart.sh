@@ -66,6 +66,7 @@ echo "$state" | grep -q '"callback": *{[^}]*"status": *"delivered"' || fail "job
 echo "$state" | grep -o '"callback": *{[^}]*}' | grep -q '"attempts": *4' || fail "attempts count across the restart: $state"
 echo "$state" | grep -q '"status": *"completed"' || fail "the job stays completed"
 [ "$(failed_events)" = 3 ] || fail "three job.callback_failed events"
-curl -fsS "$URL/metrics" | grep -q '^jgrid_callback_deliveries_total{result="delivered"} 1' \
-  || fail "/metrics counts the delivery"
+metrics=$(curl -fsS "$URL/metrics")
+echo "$metrics" | grep -q '^jgrid_callback_deliveries_total{result="delivered"} 1$' \
+  || fail "/metrics counts the delivery: $(echo "$metrics" | grep callback)"
 pass "job.callback {status: delivered, attempts: 4}, 3 failed events, metrics"
