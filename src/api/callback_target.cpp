@@ -27,8 +27,11 @@ bool targets_self(const Context& ctx, const Call& call, const util::HttpUrl& url
   const ServerOptions& o = ctx.options;
   util::HttpUrl listener{"http", o.host, o.port, "/"};
   if (util::same_listener(url, listener)) return true;
-  if (auto reached = util::parse_http_url(call.base_url); reached && util::same_listener(url, *reached)) return true;
-  return !o.public_url.empty() && under(url, o.public_url);
+  // With a public URL the base URL is that URL, which may be a proxy's path
+  // beside other services; without one it is this listener by another name.
+  if (!o.public_url.empty()) return under(url, o.public_url);
+  auto reached = util::parse_http_url(call.base_url);
+  return reached && util::same_listener(url, *reached);
 }
 
 }  // namespace
