@@ -58,7 +58,7 @@ check_callbacks() {
   run callbacks "$ex/scripts/callbacks.sh"
   expect callbacks 'signature verified .* answer 500'
   expect callbacks 'signature verified .*"ticket": "DEMO-1".* answer 200'
-  expect callbacks '"status":"delivered","attempts":2'
+  expect callbacks '"attempts":2,"status":"delivered"'
   expect callbacks 'Callback delivered to'
 }
 check_run_tests() {
