@@ -1,4 +1,6 @@
 // Callbacks (api.md §5): the sender's wiring and the record of each attempt.
+#include <cstdio>
+
 #include "engine_metrics.hpp"
 #include "impl.hpp"
 #include "jgrid/util/time.hpp"
