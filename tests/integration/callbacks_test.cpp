@@ -70,9 +70,8 @@ Json wait_callback_settled(TestServer& server, const std::string& id) {
 
 std::vector<Json> callback_events(TestServer& server, const std::string& id) {
   std::vector<Json> out;
-  auto all = server.get("/v1/jobs/" + id + "/events?limit=100");
-  if (std::getenv("CB_DEBUG")) std::cerr << all.body << "\n";
-  for (const auto& e : all.json["items"])
+  auto reply = server.get("/v1/jobs/" + id + "/events?limit=100");  // outlives the loop
+  for (const auto& e : reply.json["items"])
     if (e["source"] == "callback") out.push_back(e);
   return out;
 }
@@ -222,6 +221,6 @@ TEST_CASE("callbacks: a URL under the public URL is the server itself", "[callba
   CHECK(server.post("/v1/jobs", body).status == 400);
   body["callback_url"] = "https://grid.example.com/elsewhere/hook";
   auto other = server.post("/v1/jobs", body);
-  CHECK(other.status == 202);
   INFO(other.body);
+  CHECK(other.status == 202);
 }
