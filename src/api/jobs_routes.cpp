@@ -1,5 +1,6 @@
 // api.md §2.1–2.4: estimate, submit, list, get, runtime, cancel.
 #include "api/body_cache.hpp"
+#include "api/callback_target.hpp"
 #include "api/errors.hpp"
 #include "api/handlers.hpp"
 #include "api/json_body.hpp"
@@ -106,6 +107,7 @@ Result<Json> estimate_job(const Context& ctx, const Call& call) {
 Result<Reply> submit_job(const Context& ctx, const Call& call) {
   auto spec = model::decode_job_spec(call.body, model::SpecMode::submit);
   if (!spec) return spec.error();
+  if (auto target = check_callback_target(ctx, call, *spec); !target) return target.error();
   auto plan_only = dry_run(call);
   if (!plan_only) return plan_only.error();
   if (*plan_only) {

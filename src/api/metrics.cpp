@@ -42,13 +42,6 @@ util::MetricFamily& sse_subscribers() {
   return family;
 }
 
-util::MetricFamily& callback_deliveries() {
-  static auto& family = util::metrics().family(
-      "jgrid_callback_deliveries_total", MetricType::counter,
-      "Callback delivery attempts by result (delivered, failed).");
-  return family;
-}
-
 constexpr const char* k_dry_run = "dry_run";
 
 bool is_submit(std::string_view method, std::string_view route) {
@@ -116,7 +109,6 @@ SseSubscriber::~SseSubscriber() { sse_subscribers().add({{"stream", m_stream}}, 
 Result<Reply> metrics_text(const Context& ctx, const Call&) {
   // Series that must exist before their first event.
   for (const char* stream : {"logs", "events"}) sse_subscribers().declare({{"stream", stream}});
-  for (const char* result : {"delivered", "failed"}) callback_deliveries().declare({{"result", result}});
   for (const char* result : {"accepted", "replayed", "dry_run"}) submits().declare({{"result", result}});
   submit_latency().declare({});
   http_requests();  // the family (no series until a request is answered)

@@ -51,9 +51,16 @@ constexpr const char* k_schemas = R"json({
       "input_files": {"type": "array"}, "script_files": {"type": "array"}, "script_file": {"type": "string"},
       "expected_artifacts": {"type": "array", "items": {"type": "string"}},
       "metadata": {"type": "object"},
-      "webhook_url": {"type": "string"}, "callback_url": {"type": "string"},
-      "callback_auth_token": {"type": "string"}, "callback_metadata": {"type": "object"},
-      "callback": {"type": "object"},
+      "webhook_url": {"type": "string", "format": "uri",
+        "description": "Callback URL (api.md §5); same as callback.url"},
+      "callback_url": {"type": "string", "format": "uri",
+        "description": "http(s) URL POSTed once the job ends; not this server itself"},
+      "callback_auth_token": {"type": "string",
+        "description": "Sent as Authorization: Bearer and used as the HMAC key of X-JGrid-Signature"},
+      "callback_metadata": {"type": "object", "description": "Echoed as `metadata` in the callback body"},
+      "callback": {"oneOf": [{"type": "string", "format": "uri"}, {"type": "object", "properties": {
+        "url": {"type": "string", "format": "uri"}, "auth_token": {"type": "string"},
+        "metadata": {"type": "object"}}}]},
       "sim": {"type": "object", "description": "Fake-node behaviour of this job (sim.md)"}
     }
   },
@@ -107,8 +114,9 @@ constexpr const char* k_schemas = R"json({
       "billing": {"type": "object", "properties": {"status": {"type": "string"},
         "actual_cost_usd": {"type": ["number", "null"]}}},
       "account_billing": {"type": "object"},
-      "callback": {"type": "object", "properties": {"url": {"type": "string"}, "status": {"type": "string"},
-        "attempts": {"type": "integer"}, "last_error": {"type": "string"}}}
+      "callback": {"type": "object", "description": "Delivery of the job's callback (api.md §5); absent without one",
+        "properties": {"url": {"type": "string"}, "status": {"enum": ["pending", "delivered", "failed"]},
+        "attempts": {"type": "integer", "minimum": 0, "maximum": 8}, "last_error": {"type": "string"}}}
     }
   },
   "Job": {"allOf": [{"$ref": "#/components/schemas/JobBase"},

@@ -129,6 +129,7 @@ Result<int> Server::bind() {
     if (!impl.http.bind_to_port(host, impl.options.port)) return bind_error(host, impl.options.port);
     impl.port = impl.options.port;
   }
+  impl.options.port = impl.port;  // handlers see the bound port (callback targets, api.md §5)
   impl.adapter.set_fallback_base_url("http://" + url_host(host) + ":" + std::to_string(impl.port) +
                                      impl.options.base_path);
   return impl.port;

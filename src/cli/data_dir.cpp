@@ -35,13 +35,22 @@ DataDir::~DataDir() {
   fs::remove_all(m_path, ignored);
 }
 
-Result<std::string> DataDir::signing_secret() const {
-  auto path = model::secret_path(m_path);
+namespace {
+
+Result<std::string> read_or_create_secret(const fs::path& path) {
   if (fs::exists(path)) return util::read_file(path);
   std::string secret = util::random_hex(32);
   auto written = util::write_file_atomic(path, secret, 0600);
   if (!written) return written.error();
   return secret;
+}
+
+}  // namespace
+
+Result<std::string> DataDir::signing_secret() const { return read_or_create_secret(model::secret_path(m_path)); }
+
+Result<std::string> DataDir::callback_secret() const {
+  return read_or_create_secret(model::callback_secret_path(m_path));
 }
 
 }  // namespace jgrid::cli

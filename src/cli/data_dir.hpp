@@ -23,6 +23,11 @@ class DataDir {
   // The per-data-dir secret for signed URLs: read, or created once with
   // mode 0600. Error IO_ERROR.
   Result<std::string> signing_secret() const;
+  // The key that signs callbacks of jobs without their own auth token
+  // (api.md §5), in <data-dir>/callback.key: read, or created once with mode
+  // 0600. Separate from the URL secret, so a receiver that is given it
+  // cannot sign download URLs. Error IO_ERROR.
+  Result<std::string> callback_secret() const;
 
  private:
   DataDir(std::filesystem::path path, bool ephemeral) : m_path(std::move(path)), m_ephemeral(ephemeral) {}

@@ -8,6 +8,7 @@
 #include "banner.hpp"
 #include "commands.hpp"
 #include "data_dir.hpp"
+#include "jgrid/api/callback_transport.hpp"
 #include "jgrid/api/server.hpp"
 #include "jgrid/engine/engine.hpp"
 #include "jgrid/exec/sim_executor.hpp"
@@ -57,12 +58,15 @@ api::ServerOptions server_options(const ServeOptions& o, const DataDir& dir, std
   return options;
 }
 
-engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir) {
+engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir, std::string callback_secret) {
   engine::EngineOptions options;
   options.data_dir = dir.path();
   options.max_attempts = o.max_attempts;
   options.delay_threshold_ms = static_cast<std::int64_t>(o.delay_threshold_s * 1000);
   options.max_log_bytes = o.max_log_bytes;
+  options.callback_transport = api::make_http_callback_transport();
+  options.callback_secret = std::move(callback_secret);
+  options.callback_backoff_base_ms = o.callback_backoff_base_ms;
   return options;
 }
 
@@ -104,6 +108,8 @@ int serve(const ServeOptions& o) {
   if (!dir) return fail(k_exit_runtime, dir.error().message);
   auto secret = dir->signing_secret();
   if (!secret) return fail(k_exit_runtime, secret.error().message);
+  auto callback_secret = dir->callback_secret();
+  if (!callback_secret) return fail(k_exit_runtime, callback_secret.error().message);
   auto store_opts = store_options(o, *dir);
   auto store = store::Store::open(store_opts);
   if (!store) return fail(k_exit_runtime, store.error().message);
@@ -117,7 +123,7 @@ int serve(const ServeOptions& o) {
   exec::ExecutorRegistry executors{{"simulated", exec::make_sim_executor(clock, *fleet)}};
   if (local->node) executors["local"] = local->executor;
   add_to_fleet(*local, *fleet);
-  engine::Engine engine(**store, clock, *fleet, executors, engine_options(o, *dir));
+  engine::Engine engine(**store, clock, *fleet, executors, engine_options(o, *dir, *callback_secret));
   api::Server server(engine, **store, server_options(o, *dir, *secret));
   auto port = server.bind();
   if (!port) return fail(k_exit_runtime, port.error().message);

@@ -64,6 +64,11 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
   command.add_option("--web-dir", o.web_dir, "Serve the dashboard from this folder instead of the embedded copy");
   command.add_flag("!--no-fsync", o.synchronous_full,
                    "Commit with synchronous=NORMAL: faster, but a power loss may lose the last jobs");
+  command
+      .add_option("--callback-backoff-base-ms", o.callback_backoff_base_ms,
+                   "Clock ms before the second callback attempt, doubling after (meant for tests)")
+      ->capture_default_str()
+      ->group("");  // hidden: the spec's 1 s is the value to use
   register_local_options(command, o);
 }
 
@@ -100,6 +105,7 @@ Status validate(const ServeOptions& o) {
   if (o.max_upload < 1) return invalid("--max-upload", "at least 1 byte");
   if (o.max_log_bytes < 1024) return invalid("--max-log-bytes", "at least 1024 bytes");
   if (o.time_scale <= 0) return invalid("--time-scale", "a number > 0");
+  if (o.callback_backoff_base_ms < 1) return invalid("--callback-backoff-base-ms", "an integer >= 1");
   if (!o.clock.empty() && o.clock != "real" && o.clock != "virtual") return invalid("--clock", "real or virtual");
   if (o.fleet.size() > 1 && std::find(o.fleet.begin(), o.fleet.end(), "none") != o.fleet.end())
     return invalid("--fleet", "either 'none' or fleet files, not both");

@@ -33,6 +33,7 @@ struct ServeOptions {
   std::optional<std::uint64_t> seed;  // overrides the fleet's seed
   std::string web_dir;
   bool synchronous_full = true;
+  std::int64_t callback_backoff_base_ms = 1000;  // wait before the 2nd callback attempt (for tests)
   // The local node (rocm.md §4).
   std::string engine = "auto";           // auto | podman | docker
   std::vector<std::string> engine_args;  // one argv element each, right after `run`

@@ -30,12 +30,19 @@ util::MetricFamily& route_latency() {
   static auto& latency = family("jgrid_route_duration_seconds", MetricType::histogram, "Time to route one job.");
   return latency;
 }
+util::MetricFamily& callback_total() {
+  static auto& total = family("jgrid_callback_deliveries_total", MetricType::counter,
+                              "Callback delivery attempts by result: delivered (2xx), retried (failed, another "
+                              "attempt follows), failed (the last attempt failed).");
+  return total;
+}
 
 }  // namespace
 
 void declare_engine_metrics() {
   for (const char* result : {"passed", "warned", "blocked"}) screen_total().declare({{"result", result}});
   for (const char* result : {"placed", "waiting"}) route_total().declare({{"result", result}});
+  for (const char* result : {"delivered", "retried", "failed"}) callback_total().declare({{"result", result}});
   screen_latency().declare({});
   route_latency().declare({});
 }
@@ -50,5 +57,11 @@ void record_route(bool placed, double seconds) {
   route_total().add({{"result", placed ? "placed" : "waiting"}});
   route_latency().observe({}, seconds);
 }
+
+}  // namespace jgrid::engine
+
+namespace jgrid::engine {
+
+void record_callback(const char* result) { callback_total().add({{"result", result}}); }
 
 }  // namespace jgrid::engine

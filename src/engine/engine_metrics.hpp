@@ -17,4 +17,8 @@ void record_screening(const screen::Screening& screening, double seconds);
 // every routing decision of the scheduler.
 void record_route(bool placed, double seconds);
 
+// jgrid_callback_deliveries_total{result=delivered|retried|failed}: every
+// callback attempt; failed = the last attempt failed and no retry follows.
+void record_callback(const char* result);
+
 }  // namespace jgrid::engine

@@ -22,6 +22,7 @@
 
 #include "jgrid/engine/engine.hpp"
 #include "jgrid/route/placer.hpp"
+#include "callback_sender.hpp"
 #include "job_queue.hpp"
 #include "live_job.hpp"
 #include "node_pool.hpp"
@@ -118,6 +119,11 @@ struct Engine::Impl final : exec::RunSink {
   Result<model::JobInput> complete_input(const std::string& workspace, const std::string& input_id,
                                          const std::string& token, std::optional<std::int64_t> declared_size);
 
+  // callbacks.cpp
+  void start_callbacks_locked();
+  // Records one attempt of the sender (outbox row, job.callback, event); durable on return.
+  void record_callback_attempt(const CallbackAttempt& attempt);
+
   // transitions.cpp: shared by every file above.
   std::int64_t now() const { return m_clock->now_ms(); }
   LiveJob* find_live_locked(const std::string& job_id);
@@ -159,6 +165,7 @@ struct Engine::Impl final : exec::RunSink {
   std::condition_variable m_launched_cv;  // a start() in progress returned
   std::int64_t m_last_tail_write_ms = 0;        // steady ms of the last periodic tail write
   std::int64_t m_last_tick_ms = 0;              // steady ms of the last delay check
+  std::unique_ptr<CallbackSender> m_sender;     // set by start() when there is a transport
 };
 
 }  // namespace jgrid::engine

@@ -45,6 +45,7 @@ Status Engine::Impl::start() {
   m_stopping = false;
   wake_locked();
   m_loop = std::thread([this] { run_loop(); });
+  start_callbacks_locked();
   m_ready = true;
   lock.unlock();
   for (const auto& id : resumes) resume(id);
@@ -52,6 +53,7 @@ Status Engine::Impl::start() {
 }
 
 void Engine::Impl::stop() {
+  if (m_sender) m_sender->stop();  // before the mutex: its last record takes it
   {
     std::lock_guard lock(m_mutex);
     if (!m_started || m_stopping) return;

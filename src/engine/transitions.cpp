@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "impl.hpp"
+#include "jgrid/util/ids.hpp"
 #include "lifecycle.hpp"
 
 namespace jgrid::engine {
@@ -33,7 +34,10 @@ void Engine::Impl::stage_locked(LiveJob& live, store::WriteBatch& batch) {
 }
 
 void Engine::Impl::enqueue_locked(store::WriteBatch batch) {
-  if (!batch.empty()) m_store.commit_async(std::move(batch));
+  if (batch.empty()) return;
+  bool callbacks = !batch.deliveries.empty();
+  m_store.commit_async(std::move(batch));
+  if (callbacks && m_sender) m_sender->wake();  // after the queueing: its pass flushes first
 }
 
 // A pending pass holds a virtual clock: time does not move (and no timer
@@ -69,6 +73,7 @@ void Engine::Impl::end_locked(LiveJob& live, model::JobStatus to, EventSpec term
   m_recorder.event(live, batch, std::move(terminal_event));
   release_gpus_locked(live);
   stage_locked(live, batch);
+  if (job.spec.callback) batch.deliveries.push_back(model::make_delivery(job, util::new_id("dlv", at), at));
   m_queue.remove(job.id);
   m_live.erase(job.id);
 }

@@ -69,6 +69,24 @@ CREATE TABLE settings (
 ) WITHOUT ROWID;
 )sql";
 
+// Step 2: the callback outbox (api.md §5). One row per job terminal event,
+// written with the transition; the sender updates its attempt columns.
+const char* const k_schema_v2_outbox = R"sql(
+CREATE TABLE callback_outbox (
+  id TEXT PRIMARY KEY,
+  job_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_ms INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  last_error TEXT NOT NULL DEFAULT '',
+  body TEXT NOT NULL
+);
+CREATE UNIQUE INDEX callback_outbox_by_job_event ON callback_outbox (job_id, event);
+CREATE INDEX callback_outbox_by_state ON callback_outbox (state, next_attempt_ms);
+)sql";
+
 Error too_new(const std::string& path, int found, int known) {
   return make_error("STORE_TOO_NEW",
                     "database " + path + " has schema version " + std::to_string(found) +
@@ -87,6 +105,7 @@ void apply_steps(sql::Connection& conn, const std::vector<MigrationStep>& steps,
 const std::vector<MigrationStep>& migration_steps() {
   static const std::vector<MigrationStep> steps = {
       {"jobs, events, logs, artifacts, inputs, settings", k_schema_v1},
+      {"callback outbox", k_schema_v2_outbox},
   };
   return steps;
 }

@@ -26,6 +26,10 @@ const std::string k_insert_log =
 const std::string k_upsert_artifact = "INSERT OR REPLACE INTO artifacts (id, job_id, doc) VALUES (?1, ?2, ?3)";
 const std::string k_upsert_input =
     "INSERT OR REPLACE INTO inputs (id, workspace, kind, status, doc) VALUES (?1, ?2, ?3, ?4, ?5)";
+const std::string k_upsert_delivery =
+    "INSERT INTO callback_outbox (id, job_id, event, state, attempts, next_attempt_ms, created_ms, last_error, body) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (id) DO UPDATE SET state = excluded.state, "
+    "attempts = excluded.attempts, next_attempt_ms = excluded.next_attempt_ms, last_error = excluded.last_error";
 const std::string k_upsert_setting = "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)";
 
 void upsert_job(sql::Connection& conn, const model::Job& job) {
@@ -83,6 +87,20 @@ void upsert_input(sql::Connection& conn, const model::JobInput& input) {
       .run();
 }
 
+void upsert_delivery(sql::Connection& conn, const model::Delivery& d) {
+  conn.query(k_upsert_delivery)
+      .bind(1, d.id)
+      .bind(2, d.job_id)
+      .bind(3, d.event)
+      .bind(4, d.state)
+      .bind(5, std::int64_t{d.attempts})
+      .bind(6, d.next_attempt_ms)
+      .bind(7, d.created_ms)
+      .bind(8, d.last_error)
+      .bind(9, d.body)
+      .run();
+}
+
 // Everything of `batch` but its jobs.
 void apply_rows(sql::Connection& conn, const WriteBatch& batch) {
   for (const auto& event : batch.events) insert_event(conn, event);
@@ -90,13 +108,14 @@ void apply_rows(sql::Connection& conn, const WriteBatch& batch) {
   for (const auto& artifact : batch.artifacts) upsert_artifact(conn, artifact);
   for (const auto& input : batch.inputs) upsert_input(conn, input);
   for (const auto& [key, value] : batch.settings) conn.query(k_upsert_setting).bind(1, key).bind(2, value).run();
+  for (const auto& delivery : batch.deliveries) upsert_delivery(conn, delivery);
 }
 
 }  // namespace
 
 bool WriteBatch::empty() const {
   return jobs.empty() && events.empty() && logs.empty() && artifacts.empty() && inputs.empty() &&
-         settings.empty();
+         settings.empty() && deliveries.empty();
 }
 
 void apply_batch(sql::Connection& conn, const WriteBatch& batch) {

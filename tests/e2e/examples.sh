@@ -53,6 +53,14 @@ check_capacity_wait() {
   expect capacity-wait 'is running'
   expect capacity-wait 'completed'
 }
+check_callbacks() {
+  command -v python3 >/dev/null || { echo "skip: no python3"; return 0; }
+  run callbacks "$ex/scripts/callbacks.sh"
+  expect callbacks 'signature verified .* answer 500'
+  expect callbacks 'signature verified .*"ticket": "DEMO-1".* answer 200'
+  expect callbacks '"attempts":2,"status":"delivered"'
+  expect callbacks 'Callback delivered to'
+}
 check_run_tests() {
   # Starts its own server; the test command checks it was handed the URL.
   run run-tests env JGRID_LOCAL="$BIN" TIME_SCALE=30 "$ex/ci/run-tests.sh"
@@ -81,6 +89,7 @@ declare -A checks=(
   [scripts/inputs-flow.sh]=check_inputs_flow
   [scripts/cancel.sh]=check_cancel
   [scripts/capacity-wait.sh]=check_capacity_wait
+  [scripts/callbacks.sh]=check_callbacks
   [ci/run-tests.sh]=check_run_tests
   [clients/python_client.py]=check_python_client
   [clients/node_client.mjs]=check_node_client

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "jgrid/api/callback_transport.hpp"
 #include "jgrid/api/server.hpp"
 #include "jgrid/engine/engine.hpp"
 #include "jgrid/exec/fleet.hpp"
@@ -49,7 +50,11 @@ struct TestServerOptions {
       extend;
   bool virtual_clock = false;  // a virtual clock instead (time_scale unused)
   int max_attempts = 2;
+  std::int64_t callback_backoff_base_ms = 1000;  // clock ms
 };
+
+// The key that signs callbacks of jobs without an auth token in TestServer.
+inline const std::string k_test_callback_secret = "test-callback-secret";
 
 // A response as the tests look at it.
 struct HttpReply {
@@ -123,6 +128,9 @@ class TestServer {
     engine::EngineOptions engine_options;
     engine_options.data_dir = data_dir;
     engine_options.max_attempts = m_options.max_attempts;
+    engine_options.callback_transport = api::make_http_callback_transport();
+    engine_options.callback_secret = k_test_callback_secret;
+    engine_options.callback_backoff_base_ms = m_options.callback_backoff_base_ms;
     m_engine = std::make_unique<engine::Engine>(*m_store, m_clock, fleet, executors, engine_options);
     REQUIRE(m_engine->start().ok());
     start_server();

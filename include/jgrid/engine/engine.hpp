@@ -21,6 +21,11 @@
 // job.capacity_waiting event. No starvation: once later jobs have been
 // placed k_max_bypasses (3) times on nodes a waiting job could use, those
 // nodes are held for it (no job behind it is placed there) until it runs.
+// Callbacks: a job that names a callback URL gets its outbox row (the
+// frozen body) in the same commit as its terminal transition; the callback
+// sender thread delivers it with retries and records every attempt as a
+// job.callback_delivered / job.callback_failed event plus the job's
+// `callback` state, never its status.
 // A placed job is `assigned`; the executor's first step makes it `starting`
 // and its job.running step `running`, so each status change is committed
 // with the event that caused it.
@@ -33,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "jgrid/engine/callback_transport.hpp"
 #include "jgrid/exec/executor.hpp"
 #include "jgrid/exec/fleet.hpp"
 #include "jgrid/model/job.hpp"
@@ -50,6 +56,11 @@ struct EngineOptions {
   std::int64_t delay_threshold_ms = 5 * 60 * 1000;
   std::int64_t max_log_bytes = 64LL * 1024 * 1024;
   std::int64_t upload_ttl_ms = 60 * 60 * 1000;
+  // Callbacks (api.md §5). Without a transport no sender runs and
+  // deliveries wait in the outbox for a process that has one.
+  std::shared_ptr<CallbackTransport> callback_transport;
+  std::string callback_secret;           // signs callbacks of jobs without callback_auth_token
+  std::int64_t callback_backoff_base_ms = 1000;  // clock ms before the 2nd attempt (doubles after)
 };
 
 struct SubmitRequest {

@@ -9,6 +9,7 @@ namespace fs = std::filesystem;
 
 inline fs::path database_path(const fs::path& data_dir) { return data_dir / "jgrid.db"; }
 inline fs::path secret_path(const fs::path& data_dir) { return data_dir / "secret.key"; }
+inline fs::path callback_secret_path(const fs::path& data_dir) { return data_dir / "callback.key"; }
 inline fs::path job_dir(const fs::path& data_dir, const std::string& job_id) { return data_dir / "jobs" / job_id; }
 inline fs::path job_artifacts_dir(const fs::path& data_dir, const std::string& job_id) {
   return job_dir(data_dir, job_id) / "artifacts";

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "jgrid/model/artifact.hpp"
+#include "jgrid/model/delivery.hpp"
 #include "jgrid/model/event.hpp"
 #include "jgrid/model/job.hpp"
 #include "jgrid/model/job_input.hpp"
@@ -50,6 +51,8 @@ struct WriteBatch {
   std::vector<model::Artifact> artifacts;  // upserted by id
   std::vector<model::JobInput> inputs;     // upserted by id
   std::vector<std::pair<std::string, std::string>> settings;  // upserted key -> value
+  // Callback outbox rows, upserted by id (an existing row keeps its body).
+  std::vector<model::Delivery> deliveries;
   bool empty() const;
 };
 
@@ -140,6 +143,11 @@ class Store {
   virtual std::optional<model::JobInput> get_input(const std::string& input_id) const = 0;
   // At most `limit` inputs, oldest first (as list_events).
   virtual std::vector<model::JobInput> list_inputs(const InputQuery& query) const = 0;
+
+  // Outbox rows in state "pending", soonest next_attempt_ms first, at most `limit`.
+  virtual std::vector<model::Delivery> pending_deliveries(int limit) const = 0;
+  // Every outbox row of one job, oldest first.
+  virtual std::vector<model::Delivery> list_deliveries(const std::string& job_id) const = 0;
 
   virtual std::optional<std::string> get_setting(const std::string& key) const = 0;
   virtual Counters counters() const = 0;

@@ -69,3 +69,25 @@ TEST_CASE("store::WriteBatch::empty is true only with nothing to write", "[store
   batch.inputs.emplace_back();
   CHECK_FALSE(batch.empty());
 }
+
+TEST_CASE("store::apply_batch keeps an outbox row's body and updates its attempts", "[store][callback]") {
+  auto conn = migrated();
+  model::Delivery d{"dlv_1", "job_1", "job.completed", R"({"a":1})", "pending", 0, 1000, 1000, ""};
+  WriteBatch first;
+  first.deliveries.push_back(d);
+  apply_batch(*conn, first);
+  d.body = "changed";
+  d.attempts = 2;
+  d.next_attempt_ms = 5000;
+  d.last_error = "HTTP 500";
+  WriteBatch second;
+  second.deliveries.push_back(d);
+  apply_batch(*conn, second);
+  CHECK(column(*conn, "SELECT body FROM callback_outbox WHERE id = 'dlv_1'") == R"({"a":1})");
+  CHECK(column(*conn, "SELECT last_error FROM callback_outbox WHERE id = 'dlv_1'") == "HTTP 500");
+  CHECK(conn->scalar("SELECT attempts FROM callback_outbox") == 2);
+  // One delivery per job event: a second row for job_1's job.completed fails the batch.
+  WriteBatch duplicate;
+  duplicate.deliveries.push_back({"dlv_2", "job_1", "job.completed", "{}", "pending", 0, 0, 0, ""});
+  CHECK_THROWS(apply_batch(*conn, duplicate));
+}

@@ -1,0 +1,14 @@
+#pragma once
+// The HTTP implementation of engine::CallbackTransport (api.md §5): one
+// POST per attempt on a fresh connection, 5 s to connect, 10 s to answer.
+// https:// targets need a build with TLS support in the HTTP library; without
+// it each attempt fails with "https is not supported by this build".
+#include <memory>
+
+#include "jgrid/engine/callback_transport.hpp"
+
+namespace jgrid::api {
+
+std::shared_ptr<engine::CallbackTransport> make_http_callback_transport();
+
+}  // namespace jgrid::api
