@@ -49,6 +49,8 @@ struct TestServerOptions {
       extend;
   bool virtual_clock = false;  // a virtual clock instead (time_scale unused)
   int max_attempts = 2;
+  // Last word on the server's options (auth, limits).
+  std::function<void(api::ServerOptions&)> configure;
 };
 
 // A response as the tests look at it.
@@ -275,6 +277,7 @@ class TestServer {
     options.max_upload_bytes = m_options.max_upload_bytes;
     options.heartbeat_ms = m_options.heartbeat_ms;
     options.threads = 16;
+    if (m_options.configure) m_options.configure(options);
     m_server = std::make_unique<api::Server>(*m_engine, *m_store, options);
     auto bound = m_server->bind();
     REQUIRE(bound.ok());
