@@ -53,11 +53,21 @@ bool is_stream(const Route& route) {
 
 // Ids the captured segments stand for, all in workspace w1.
 struct Fixture {
-  std::string job_id, artifact_id, input_id, node_id;
+  std::string job_id, artifact_id, input_id, input_token, node_id;
 };
 
+// A body the route accepts past its access check (the complete route checks
+// the upload token itself, after the key).
+std::string body_for(const Route& route, const Fixture& fixture) {
+  if (route.segments.back() == "complete") return Json{{"token", fixture.input_token}}.dump();
+  bool job_body = route.pattern.find("/jobs") != std::string::npos && route.segments.back() != "cancel" &&
+                  route.pattern.find("download") == std::string::npos;
+  return job_body ? rocm_example().dump() : "{}";
+}
+
 // Sends `route` with `path` and `headers`; a stream is cut after its head.
-HttpReply call(const TestServer& server, const Route& route, const std::string& path, httplib::Headers headers) {
+HttpReply call(const TestServer& server, const Fixture& fixture, const Route& route, const std::string& path,
+               httplib::Headers headers) {
   auto client = server.client();
   if (route.method == "GET" && is_stream(route)) {
     HttpReply reply;
@@ -77,9 +87,7 @@ HttpReply call(const TestServer& server, const Route& route, const std::string& 
   request.path = path;
   request.headers = std::move(headers);
   if (route.method == "POST" || route.method == "PUT") {
-    bool job_body = route.pattern.find("/jobs") != std::string::npos && route.segments.back() != "cancel" &&
-                    route.pattern.find("download") == std::string::npos;
-    request.body = job_body ? rocm_example().dump() : "{}";
+    request.body = body_for(route, fixture);
     request.set_header("Content-Type", "application/json");
   }
   auto result = client.send(request);
@@ -132,6 +140,7 @@ Fixture make_fixture(const TestServer& server) {
   INFO(input.body);
   REQUIRE(input.status == 200);
   fixture.input_id = input.json["upload"]["input_id"];
+  fixture.input_token = input.json["upload"]["token"];
   auto nodes = server.get("/v1/nodes", bearer("jg_w1_all_0001"));
   REQUIRE(nodes.status == 200);
   fixture.node_id = nodes.json["nodes"][0]["node_id"];
@@ -149,7 +158,7 @@ TEST_CASE("api auth: every keyed route refuses a missing, unknown or revoked key
     std::string path = fill(route, fixture);
     for (const auto& headers : {httplib::Headers{}, bearer("jg_unknown_key"), bearer("jg_w1_revoked1"),
                                 httplib::Headers{{"Authorization", "Basic dXNlcjpwdw=="}}}) {
-      auto reply = call(server, route, path, headers);
+      auto reply = call(server, fixture, route, path, headers);
       INFO(route.method << " " << path << ": " << reply.body);
       CHECK(reply.status == 401);
       CHECK(reply.json["error"]["code"] == "UNAUTHORIZED");
@@ -166,7 +175,7 @@ TEST_CASE("api auth: a key without the route's scope gets 403 naming the scopes"
   for (const auto& route : jgrid::api::routes()) {
     if (route.access.kind != AccessKind::scopes) continue;
     std::string path = fill(route, fixture);
-    auto reply = call(server, route, path, bearer("jg_w1_none_001"));
+    auto reply = call(server, fixture, route, path, bearer("jg_w1_none_001"));
     INFO(route.method << " " << path << ": " << reply.body);
     CHECK(reply.status == 403);
     CHECK(reply.json["error"]["code"] == "FORBIDDEN");
@@ -177,7 +186,7 @@ TEST_CASE("api auth: a key without the route's scope gets 403 naming the scopes"
       bool accepted = false;
       for (auto wanted : route.access.any_of) accepted = accepted || wanted == scope;
       if (accepted) continue;
-      CHECK(call(server, route, path, bearer(scope_key("w1", scope))).status == 403);
+      CHECK(call(server, fixture, route, path, bearer(scope_key("w1", scope))).status == 403);
     }
   }
 }
@@ -191,7 +200,7 @@ TEST_CASE("api auth: each accepted scope alone admits the route on both framings
     saw_mcp = saw_mcp || route.framing == jgrid::model::Framing::envelope;
     std::string path = fill(route, fixture);
     for (auto scope : route.access.any_of) {
-      auto reply = call(server, route, path, bearer(scope_key("w1", std::string(scope))));
+      auto reply = call(server, fixture, route, path, bearer(scope_key("w1", std::string(scope))));
       INFO(route.method << " " << path << " with " << scope << ": " << reply.body);
       CHECK(reply.status != 401);
       CHECK(reply.status != 403);
@@ -209,7 +218,7 @@ TEST_CASE("api auth: another workspace's jobs, inputs and artifacts are 404 and 
     bool owned = names_workspace_object(route) || route.pattern.find("{iid}") != std::string::npos;
     if (route.access.kind != AccessKind::scopes || !owned) continue;
     std::string path = fill(route, fixture);
-    auto reply = call(server, route, path, bearer("jg_w2_all_0001"));
+    auto reply = call(server, fixture, route, path, bearer("jg_w2_all_0001"));
     INFO(route.method << " " << path << ": " << reply.body);
     CHECK(reply.status == 404);
     CHECK(reply.json["error"]["code"] == "NOT_FOUND");
