@@ -85,12 +85,11 @@ Result<Json> get_job_events(const Context& ctx, const Call& call) {
 // new events are sent.
 Result<Reply> stream_events(const Context& ctx, const Call& call) {
   std::string resume = !call.last_event_id.empty() ? call.last_event_id : call.param("after").value_or("");
-  if (!resume.empty() && !util::parse_int(resume))
-    return invalid_request("Last-Event-ID: expected an event sequence number, got '" + resume + "'", "Last-Event-ID");
-  std::int64_t after = resume.empty() ? ctx.store.counters().max_event_seq : parse_event_id(resume);
+  auto after = resume_point(resume, ctx.store.counters().max_event_seq, "Last-Event-ID");
+  if (!after) return after.error();
   Reply reply;
   add_stream_headers(reply);
-  reply.stream = [&ctx, after, workspace = workspace_of(call)](const ChunkWriter& write) {
+  reply.stream = [&ctx, after = *after, workspace = workspace_of(call)](const ChunkWriter& write) {
     SseSubscriber subscriber("events");
     follow_events(ctx, after, workspace, write);
   };
