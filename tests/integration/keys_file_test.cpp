@@ -1,5 +1,7 @@
 // api::load_keys_file and api::authorize: the keys file contract and the one
 // access check (api.md §4).
+#include <unistd.h>
+
 #include <fstream>
 
 #include "api/authorize.hpp"
@@ -12,7 +14,7 @@ using namespace jgrid::api;
 namespace {
 
 std::filesystem::path write_keys(const std::string& text) {
-  auto path = std::filesystem::temp_directory_path() / "jgrid-keys-test.json";
+  auto path = std::filesystem::temp_directory_path() / ("jgrid-keys-test-" + std::to_string(::getpid()) + ".json");
   std::ofstream(path, std::ios::trunc) << text;
   return path;
 }
@@ -44,7 +46,7 @@ TEST_CASE("api::load_keys_file reads keys and names the file and field of a mist
   auto bad = load_keys_file(write_keys(R"({"keys": [{"key": "jg_abcdefgh", "workspace": "", "scopes": []}]})"));
   REQUIRE(!bad.ok());
   CHECK(bad.error().code == "INVALID_KEYS_FILE");
-  CHECK(bad.error().message.find("jgrid-keys-test.json: keys[0].workspace:") != std::string::npos);
+  CHECK(bad.error().message.find(".json: keys[0].workspace:") != std::string::npos);
   CHECK(bad.error().message.find("jg_abcdefgh") == std::string::npos);  // keys are never echoed
   CHECK(!load_keys_file("/nonexistent/keys.json").ok());
 }
