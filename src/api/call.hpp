@@ -40,6 +40,7 @@ struct Call {
   Json body;                                // the JSON object sent, or null
   std::string idempotency_key, last_event_id, accept, range, host, authorization;
   std::string base_url;                     // absolute, no trailing '/', + base path when used
+  std::string workspace = "local";          // the caller's, set by authorize() before the handler
   model::Framing framing = model::Framing::plain;
   std::int64_t content_length = -1;         // -1: not declared
   BodyReader read_body;                     // streaming routes only
@@ -75,6 +76,7 @@ struct Reply {
 
 // Everything handlers share. The engine and store outlive the server.
 class BodyCache;
+class SubscriberSlots;
 
 struct Context {
   engine::Engine& engine;
@@ -83,6 +85,7 @@ struct Context {
   const std::atomic<bool>& stopping;  // true once stop() was called
   std::int64_t started_wall_ms = 0;
   BodyCache* bodies = nullptr;        // job bodies by store version
+  SubscriberSlots* subscribers = nullptr;  // live streams per job
 
   std::int64_t now_ms() const { return engine.clock().now_ms(); }
 };

@@ -32,6 +32,7 @@ constexpr CodeMapping k_codes[] = {
     {"RANGE_NOT_SATISFIABLE", 416, "INVALID_REQUEST"},
     {"SCREENING_REJECTED", 422, "SCREENING_REJECTED"},
     {"RATE_LIMITED", 429, "RATE_LIMITED"},
+    {"INSUFFICIENT_STORAGE", 507, "INSUFFICIENT_STORAGE"},
     {"CAPACITY_UNAVAILABLE", 503, "CAPACITY_UNAVAILABLE"},
     {"MAINTENANCE_ACTIVE", 503, "MAINTENANCE_ACTIVE"},
     {"NOT_READY", 503, "NOT_READY"},
@@ -85,6 +86,7 @@ HttpError to_http_error(const Error& error) {
   if (error.code == "CAPACITY_UNAVAILABLE" || error.code == "RATE_LIMITED")
     out.headers.emplace_back("Retry-After", retry_after(error.details, 30));
   if (error.code == "MAINTENANCE_ACTIVE") out.headers.emplace_back("Retry-After", "5");
+  if (error.code == "UNAUTHORIZED") out.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"jgrid-local\"");
   if (error.code == "METHOD_NOT_ALLOWED") out.headers.emplace_back("Allow", allow_header(error.details));
   return out;
 }

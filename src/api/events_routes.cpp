@@ -31,15 +31,24 @@ Result<store::EventQuery> event_query(const Call& call, const std::string& job_i
   return store::EventQuery{job_id, *cursor, call.param("type").value_or(""), *since, *limit + 1};
 }
 
+// Node events are for everyone; a job's events only for its workspace
+// (every job is in "local" while auth is off).
+bool visible(const Context& ctx, const model::Event& event, const std::string& workspace) {
+  if (event.job_id.empty() || !ctx.options.auth.keys_required) return true;
+  auto job = ctx.store.get_job(event.job_id);
+  return job && job->workspace == workspace;
+}
+
 // Sends every event after `after`, then follows new ones until the client
 // leaves or the server stops.
-void follow_events(const Context& ctx, std::int64_t after, const ChunkWriter& write) {
+void follow_events(const Context& ctx, std::int64_t after, const std::string& workspace, const ChunkWriter& write) {
   Pacer pacer(ctx);
   while (true) {
     std::uint64_t seen = pacer.version();
     auto events = ctx.store.list_events({"", after, "", 0, k_stream_page});
     for (const auto& event : events) {
       after = event.seq;
+      if (!visible(ctx, event, workspace)) continue;
       if (!write(sse_event(event.seq, event.type, model::event_to_api(event)))) return;
     }
     if (events.size() == static_cast<std::size_t>(k_stream_page)) continue;
@@ -76,14 +85,13 @@ Result<Json> get_job_events(const Context& ctx, const Call& call) {
 // new events are sent.
 Result<Reply> stream_events(const Context& ctx, const Call& call) {
   std::string resume = !call.last_event_id.empty() ? call.last_event_id : call.param("after").value_or("");
-  if (!resume.empty() && !util::parse_int(resume))
-    return invalid_request("Last-Event-ID: expected an event sequence number, got '" + resume + "'", "Last-Event-ID");
-  std::int64_t after = resume.empty() ? ctx.store.counters().max_event_seq : parse_event_id(resume);
+  auto after = resume_point(resume, ctx.store.counters().max_event_seq, "Last-Event-ID");
+  if (!after) return after.error();
   Reply reply;
   add_stream_headers(reply);
-  reply.stream = [&ctx, after](const ChunkWriter& write) {
+  reply.stream = [&ctx, after = *after, workspace = workspace_of(call)](const ChunkWriter& write) {
     SseSubscriber subscriber("events");
-    follow_events(ctx, after, write);
+    follow_events(ctx, after, workspace, write);
   };
   return reply;
 }

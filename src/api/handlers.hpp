@@ -43,6 +43,9 @@ Result<Reply> readyz(const Context& ctx, const Call& call);
 Result<Json> health(const Context& ctx, const Call& call);
 Result<Reply> dashboard(const Context& ctx, const Call& call);
 
+// introspect_routes.cpp (api.md §2: service token)
+Result<Json> introspect_key(const Context& ctx, const Call& call);
+
 // metrics.cpp, openapi.cpp (§2.11)
 Result<Reply> metrics_text(const Context& ctx, const Call& call);
 Result<Reply> openapi_document(const Context& ctx, const Call& call);

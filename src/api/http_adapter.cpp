@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "api/authorize.hpp"
 #include "api/errors.hpp"
 #include "api/http_io.hpp"
 #include "api/metrics.hpp"
@@ -90,8 +91,12 @@ Result<Reply> run_route(const Context& ctx, const httplib::Request& req, RouteMa
   const Route& route = *match.route;
   Call call = make_call(req, route, std::move(match.captures));
   call.base_url = std::move(base_url);
+  auto workspace = authorize(ctx.options.auth, route.access, call);
+  if (!workspace) return workspace.error();
+  call.workspace = std::move(*workspace);
   if (route.body == BodyKind::json || route.body == BodyKind::optional_json) {
-    auto body = read_json_body(route.body, req, reader, ctx.options.max_body_bytes, consumed);
+    auto body = read_json_body(route.body, req, reader, {ctx.options.max_body_bytes, ctx.options.max_json_depth},
+                               consumed);
     if (!body) return body.error();
     call.body = std::move(*body);
   } else if (route.body == BodyKind::stream) {

@@ -1,5 +1,6 @@
 #include "api/http_io.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <set>
@@ -118,10 +119,30 @@ constexpr LibraryError k_library_errors[] = {
 
 }  // namespace
 
+int json_depth(std::string_view text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
+    else if (c == ']' || c == '}') --depth;
+  }
+  return deepest;
+}
+
 Result<Json> read_json_body(BodyKind kind, const httplib::Request& req, const httplib::ContentReader* reader,
-                            std::int64_t limit, bool& consumed) {
-  auto text = read_raw(req, reader, limit, consumed);
+                            BodyLimits limits, bool& consumed) {
+  auto text = read_raw(req, reader, limits.max_bytes, consumed);
   if (!text) return text.error();
+  if (int depth = json_depth(*text); depth > limits.max_depth)
+    return invalid_request("request body nests " + std::to_string(depth) + " levels deep; the limit is " +
+                           std::to_string(limits.max_depth));
   return parse_object(*text, kind);
 }
 

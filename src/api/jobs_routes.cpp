@@ -96,15 +96,32 @@ Result<bool> dry_run(const Call& call) {
   return invalid_request("dry_run: expected 1, 0, true or false, got '" + value + "'", "dry_run");
 }
 
+// --max-env-keys and --max-labels (at most the spec's own caps of 256 and 64).
+Status check_map_size(const Json& body, const std::string& field, int limit) {
+  if (!body.contains(field) || !body[field].is_object() || body[field].size() <= static_cast<std::size_t>(limit))
+    return Ok{};
+  return invalid_request(field + ": " + std::to_string(body[field].size()) + " keys, expected at most " +
+                             std::to_string(limit),
+                         field);
+}
+
+Status check_spec_limits(const Context& ctx, const Json& body) {
+  for (const char* field : {"environment", "env"})
+    if (auto ok = check_map_size(body, field, ctx.options.max_env_keys); !ok) return ok;
+  return check_map_size(body, "labels", ctx.options.max_labels);
+}
+
 }  // namespace
 
 Result<Json> estimate_job(const Context& ctx, const Call& call) {
+  if (auto limits = check_spec_limits(ctx, call.body); !limits) return limits.error();
   auto spec = model::decode_job_spec(call.body, model::SpecMode::estimate);
   if (!spec) return spec.error();
   return ctx.engine.estimate(*spec, call.framing);
 }
 
 Result<Reply> submit_job(const Context& ctx, const Call& call) {
+  if (auto limits = check_spec_limits(ctx, call.body); !limits) return limits.error();
   auto spec = model::decode_job_spec(call.body, model::SpecMode::submit);
   if (!spec) return spec.error();
   if (auto target = check_callback_target(ctx, call, *spec); !target) return target.error();

@@ -4,6 +4,7 @@
 #include "api/metrics.hpp"
 #include "api/params.hpp"
 #include "api/sse.hpp"
+#include "api/subscriber_slots.hpp"
 #include "jgrid/util/strings.hpp"
 
 namespace jgrid::api {
@@ -145,11 +146,15 @@ Result<Json> get_logs(const Context& ctx, const Call& call) {
 Result<Reply> stream_logs(const Context& ctx, const Call& call) {
   auto job = find_job(ctx, call);
   if (!job) return job.error();
+  bool by_header = !call.last_event_id.empty();
+  auto after = resume_point(by_header ? call.last_event_id : call.param("cursor").value_or(""), 0,
+                            by_header ? "Last-Event-ID" : "cursor");
+  if (!after) return after.error();
+  auto slot = ctx.subscribers ? ctx.subscribers->acquire(job->id) : Result<std::shared_ptr<void>>(std::shared_ptr<void>());
+  if (!slot) return slot.error();
   Reply reply;
   add_stream_headers(reply);
-  std::int64_t after = parse_event_id(call.last_event_id.empty() ? call.param("cursor").value_or("")
-                                                                 : call.last_event_id);
-  reply.stream = [&ctx, id = job->id, after](const ChunkWriter& write) {
+  reply.stream = [&ctx, id = job->id, after = *after, slot = std::move(*slot)](const ChunkWriter& write) {
     SseSubscriber subscriber("logs");
     LogStream(ctx, id, after, write).run();
   };

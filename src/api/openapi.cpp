@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "api/handlers.hpp"
+#include "api/route_table.hpp"
 
 namespace jgrid::api {
 namespace {
@@ -84,6 +85,9 @@ const std::vector<Operation>& operations() {
       {"GET", "/v1/sim/digest", "getSimDigest", "sim", "Hash of the ordered event log", {}, "", 200, "SimObject", "",
        {}},
       {"GET", "/v1/nodes/{id}", "getNode", "nodes", "One node", {}, "", 200, "Node", "", {404}},
+      {"POST", "/oauth/introspect", "introspectKey", "system",
+       "What an API key may do (RFC 7662 shape); bearer: the --service-token", {}, "#introspect", 200,
+       "Introspection", "", {400, 401}},
       {"GET", "/healthz", "healthz", "system", "Liveness", {}, "", 200, "Healthz", "", {}},
       {"GET", "/readyz", "readyz", "system", "Readiness (503 with the failing part)", {}, "", 200, "Ready", "", {503}},
       {"GET", "/v1/health", "health", "system", "Health details", {}, "", 200, "Health", "", {}},
@@ -158,8 +162,33 @@ Json responses(const Operation& op, bool mcp) {
   return out;
 }
 
+// The access column of the route table, as OpenAPI security requirements.
+const Access& access_of(const Operation& op) {
+  static const Access k_open{};
+  for (const auto& spec : route_specs())
+    if (spec.method == op.method && spec.pattern == op.path) return spec.access;
+  return k_open;
+}
+
+Json security(const Access& access) {
+  switch (access.kind) {
+    case AccessKind::scopes: {
+      Json alternatives = Json::array();
+      for (auto scope : access.any_of) alternatives.push_back({{"bearer", {std::string(scope)}}});
+      return alternatives;
+    }
+    case AccessKind::service: return Json::array({{{"serviceToken", Json::array()}}});
+    default: return Json::array();
+  }
+}
+
 Json request_body(const Operation& op) {
   std::string schema = op.request;
+  if (schema == "#introspect") {
+    Json token = {{"type", "object"}, {"required", {"token"}}, {"properties", {{"token", {{"type", "string"}}}}}};
+    return {{"required", true},
+            {"content", {{"application/x-www-form-urlencoded", {{"schema", token}}}, {"application/json", {{"schema", token}}}}}};
+  }
   if (schema == "#bytes")
     return {{"required", true},
             {"content", {{"application/octet-stream", {{"schema", {{"type", "string"}, {"contentMediaType", "application/octet-stream"}}}}}}}};
@@ -173,6 +202,10 @@ Json operation(const Operation& op, const std::string& path, bool mcp) {
               {"summary", op.summary},
               {"tags", {mcp ? std::string("mcp") : std::string(op.tag)}},
               {"responses", responses(op, mcp)}};
+  const Access& access = access_of(op);
+  out["security"] = security(access);
+  if (access.kind == AccessKind::scopes || access.kind == AccessKind::service)
+    for (const char* status : {"401", "403"}) out["responses"][status] = {{"$ref", "#/components/responses/Error"}};
   Json params = parameters(op, path);
   if (!params.empty()) out["parameters"] = params;
   if (std::string(op.request).size()) out["requestBody"] = request_body(op);
@@ -217,8 +250,12 @@ Json build_document() {
       {"paths", build_paths()},
       {"components",
        {{"schemas", openapi_schemas()},
-        {"securitySchemes", {{"bearer", {{"type", "http"}, {"scheme", "bearer"},
-                                         {"description", "Any key while auth is off (the default)"}}}}},
+        {"securitySchemes",
+         {{"bearer", {{"type", "http"}, {"scheme", "bearer"},
+                      {"description", "An API key (--auth keys); any key, or none, while auth is off (the default). "
+                                      "Each operation lists the scopes that admit it: any one suffices."}}},
+          {"serviceToken", {{"type", "http"}, {"scheme", "bearer"},
+                            {"description", "The --service-token of the server (token introspection only)"}}}}},
         {"responses",
          {{"Error", {{"description", "An error envelope"},
                      {"content", {{"application/json", {{"schema", schema_ref("Error")}}}}}}}}}}}};

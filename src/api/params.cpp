@@ -7,7 +7,7 @@
 
 namespace jgrid::api {
 
-std::string workspace_of(const Call&) { return "local"; }
+std::string workspace_of(const Call& call) { return call.workspace; }
 
 Result<model::Job> find_job(const Context& ctx, const Call& call) {
   const std::string& id = call.capture(0);

@@ -10,7 +10,7 @@
 
 namespace jgrid::api {
 
-// The workspace of the caller ("local" while auth is off).
+// The workspace of the caller ("local" while auth is off; set by authorize()).
 std::string workspace_of(const Call& call);
 
 // The job named by capture 0. Error NOT_FOUND (unknown, or another workspace).

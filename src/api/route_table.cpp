@@ -19,7 +19,7 @@ std::vector<std::string> pattern_segments(std::string_view pattern) {
 }
 
 Route compile(const RouteSpec& spec, std::string pattern, model::Framing framing) {
-  return Route{std::string(spec.method), pattern, pattern_segments(pattern), spec.handler, spec.body, framing};
+  return Route{std::string(spec.method), pattern, pattern_segments(pattern), spec.handler, spec.access, spec.body, framing};
 }
 
 std::vector<Route> build_routes() {

@@ -15,10 +15,21 @@ namespace jgrid::api {
 enum class BodyKind { none, json, optional_json, stream };
 enum class Families { plain, plain_and_mcp };
 
+// Who may call a route (api.md §2, scope column). `open`: anyone; `signature`:
+// the URL's own signature or token decides (checked by the handler), no key;
+// `scopes`: with auth keys, a key holding any one of `any_of`; `service`:
+// the --service-token as bearer, whatever the auth mode.
+enum class AccessKind { open, signature, scopes, service };
+struct Access {
+  AccessKind kind = AccessKind::open;
+  std::vector<std::string_view> any_of;
+};
+
 struct RouteSpec {
   std::string_view method;
   std::string_view pattern;
   std::variant<JsonHandler, ReplyHandler> handler;
+  Access access;
   BodyKind body = BodyKind::none;
   Families families = Families::plain;
 };
@@ -28,6 +39,7 @@ struct Route {
   std::string pattern;               // as served, e.g. /v1/mcp/jobs/{id}
   std::vector<std::string> segments;
   std::variant<JsonHandler, ReplyHandler> handler;
+  Access access;
   BodyKind body = BodyKind::none;
   model::Framing framing = model::Framing::plain;
 };

@@ -1,47 +1,63 @@
-// The route table of api.md §2: one line per route.
+// The route table of api.md §2: one line per route, with the scopes a key
+// needs when auth is on (any one of them suffices).
 #include "api/handlers.hpp"
 #include "api/route_table.hpp"
 
 namespace jgrid::api {
+namespace {
+
+const Access k_open{AccessKind::open, {}};
+const Access k_signed{AccessKind::signature, {}};
+const Access k_service{AccessKind::service, {}};
+const Access k_read_list{AccessKind::scopes, {"jobs:read"}};
+const Access k_read{AccessKind::scopes, {"jobs:read", "jobs:write"}};
+const Access k_logs{AccessKind::scopes, {"logs:read", "jobs:read", "jobs:write"}};
+const Access k_estimate{AccessKind::scopes, {"jobs:estimate", "jobs:write"}};
+const Access k_submit{AccessKind::scopes, {"jobs:submit", "jobs:write"}};
+const Access k_write{AccessKind::scopes, {"jobs:write"}};
+
+}  // namespace
 
 const std::vector<RouteSpec>& route_specs() {
   using B = BodyKind;
   using F = Families;
   static const std::vector<RouteSpec> k_specs = {
-      {"POST", "/v1/jobs/estimate", estimate_job, B::json, F::plain_and_mcp},
-      {"POST", "/v1/jobs", submit_job, B::json, F::plain_and_mcp},
-      {"GET", "/v1/jobs", list_jobs, B::none, F::plain_and_mcp},
-      {"GET", "/v1/jobs/{id}", get_job, B::none, F::plain_and_mcp},
-      {"POST", "/v1/jobs/{id}/cancel", cancel_job, B::optional_json, F::plain_and_mcp},
-      {"GET", "/v1/jobs/{id}/runtime", get_runtime},
-      {"GET", "/v1/jobs/{id}/logs", get_logs, B::none, F::plain_and_mcp},
-      {"GET", "/v1/jobs/{id}/logs/live", stream_logs},
-      {"GET", "/v1/jobs/{id}/events", get_job_events},
-      {"GET", "/v1/jobs/{id}/artifacts", list_artifacts, B::none, F::plain_and_mcp},
-      {"POST", "/v1/jobs/{id}/artifacts/{aid}/download", download_artifact, B::optional_json, F::plain_and_mcp},
-      {"GET", "/v1/artifacts/{aid}/content", artifact_content},
-      {"GET", "/v1/events", stream_events},
-      {"POST", "/v1/job-inputs", create_input, B::json},
-      {"GET", "/v1/job-inputs", list_inputs},
-      {"PUT", "/v1/job-inputs/{iid}/content", upload_input, B::stream},
-      {"POST", "/v1/job-inputs/{iid}/complete", complete_input, B::optional_json},
-      {"GET", "/v1/nodes", list_nodes},
-      {"GET", "/v1/nodes/{id}", get_node},
-      {"GET", "/v1/sim/clock", get_sim_clock},
-      {"POST", "/v1/sim/clock/advance", advance_sim_clock, B::json},
-      {"GET", "/v1/sim/faults", list_sim_faults},
-      {"POST", "/v1/sim/faults", add_sim_fault, B::json},
-      {"DELETE", "/v1/sim/faults/{fid}", delete_sim_fault},
-      {"POST", "/v1/sim/nodes/{id}/{op}", sim_node_operation, B::optional_json},
-      {"POST", "/v1/sim/reset", reset_sim, B::optional_json},
-      {"GET", "/v1/sim/digest", get_sim_digest},
-      {"GET", "/healthz", healthz},
-      {"GET", "/readyz", readyz},
-      {"GET", "/v1/health", health},
-      {"GET", "/metrics", metrics_text},
-      {"GET", "/openapi.json", openapi_document},
-      {"GET", "/", dashboard},
-      {"GET", "/ui/{*}", dashboard},
+      {"POST", "/v1/jobs/estimate", estimate_job, k_estimate, B::json, F::plain_and_mcp},
+      {"POST", "/v1/jobs", submit_job, k_submit, B::json, F::plain_and_mcp},
+      {"GET", "/v1/jobs", list_jobs, k_read_list, B::none, F::plain_and_mcp},
+      {"GET", "/v1/jobs/{id}", get_job, k_read, B::none, F::plain_and_mcp},
+      {"POST", "/v1/jobs/{id}/cancel", cancel_job, k_submit, B::optional_json, F::plain_and_mcp},
+      {"GET", "/v1/jobs/{id}/runtime", get_runtime, k_read},
+      {"GET", "/v1/jobs/{id}/logs", get_logs, k_logs, B::none, F::plain_and_mcp},
+      {"GET", "/v1/jobs/{id}/logs/live", stream_logs, k_logs},
+      {"GET", "/v1/jobs/{id}/events", get_job_events, k_read},
+      {"GET", "/v1/jobs/{id}/artifacts", list_artifacts, k_read, B::none, F::plain_and_mcp},
+      {"POST", "/v1/jobs/{id}/artifacts/{aid}/download", download_artifact, k_read, B::optional_json,
+       F::plain_and_mcp},
+      {"GET", "/v1/artifacts/{aid}/content", artifact_content, k_signed},
+      {"GET", "/v1/events", stream_events, k_read_list},
+      {"POST", "/v1/job-inputs", create_input, k_submit, B::json},
+      {"GET", "/v1/job-inputs", list_inputs, k_read_list},
+      {"PUT", "/v1/job-inputs/{iid}/content", upload_input, k_signed, B::stream},
+      {"POST", "/v1/job-inputs/{iid}/complete", complete_input, k_submit, B::optional_json},
+      {"GET", "/v1/nodes", list_nodes, k_read_list},
+      {"GET", "/v1/nodes/{id}", get_node, k_read_list},
+      {"POST", "/oauth/introspect", introspect_key, k_service, B::stream},
+      {"GET", "/v1/sim/clock", get_sim_clock, k_write},
+      {"POST", "/v1/sim/clock/advance", advance_sim_clock, k_write, B::json},
+      {"GET", "/v1/sim/faults", list_sim_faults, k_write},
+      {"POST", "/v1/sim/faults", add_sim_fault, k_write, B::json},
+      {"DELETE", "/v1/sim/faults/{fid}", delete_sim_fault, k_write},
+      {"POST", "/v1/sim/nodes/{id}/{op}", sim_node_operation, k_write, B::optional_json},
+      {"POST", "/v1/sim/reset", reset_sim, k_write, B::optional_json},
+      {"GET", "/v1/sim/digest", get_sim_digest, k_write},
+      {"GET", "/healthz", healthz, k_open},
+      {"GET", "/readyz", readyz, k_open},
+      {"GET", "/v1/health", health, k_open},
+      {"GET", "/metrics", metrics_text, k_open},
+      {"GET", "/openapi.json", openapi_document, k_open},
+      {"GET", "/", dashboard, k_open},
+      {"GET", "/ui/{*}", dashboard, k_open},
   };
   return k_specs;
 }

@@ -12,6 +12,7 @@
 #include "api/body_cache.hpp"
 #include "api/call.hpp"
 #include "api/http_adapter.hpp"
+#include "api/subscriber_slots.hpp"
 #include "api/task_pool.hpp"
 #include "jgrid/util/clock.hpp"
 
@@ -19,9 +20,8 @@ namespace jgrid::api {
 namespace {
 
 constexpr std::size_t k_keep_alive_requests = 10000;
-constexpr std::size_t k_max_threads = 1024;  // connections served at once, streams included
 constexpr time_t k_keep_alive_seconds = 3;
-constexpr time_t k_io_timeout_seconds = 30;
+constexpr time_t k_write_timeout_seconds = 30;
 
 // "/api/" -> "/api"; "/" -> "".
 std::string normal_base_path(std::string path) {
@@ -34,6 +34,8 @@ ServerOptions normalised(ServerOptions options) {
   options.base_path = normal_base_path(options.base_path);
   options.threads = std::max(options.threads, 2);
   options.heartbeat_ms = std::max<std::int64_t>(options.heartbeat_ms, 10);
+  options.max_connections = std::max(options.max_connections, options.threads);
+  options.read_timeout_s = std::max(options.read_timeout_s, 1);
   return options;
 }
 
@@ -75,6 +77,7 @@ struct Server::Impl {
   ServerOptions options;
   std::atomic<bool> stopping{false};
   BodyCache bodies;
+  SubscriberSlots subscribers;
   Context context;
   HttpAdapter adapter;
   httplib::Server http;
@@ -82,14 +85,16 @@ struct Server::Impl {
 
   Impl(engine::Engine& engine, const store::Store& store, ServerOptions opts)
       : options(normalised(std::move(opts))),
-        context{engine, store, options, stopping, util::wall_now_ms(), &bodies},
+        subscribers(options.max_stream_subscribers),
+        context{engine, store, options, stopping, util::wall_now_ms(), &bodies, &subscribers},
         adapter(context, "") {
     auto threads = static_cast<std::size_t>(options.threads);
-    http.new_task_queue = [threads] { return new TaskPool(threads, std::max(threads, k_max_threads)); };
+    auto connections = static_cast<std::size_t>(options.max_connections);
+    http.new_task_queue = [threads, connections] { return new TaskPool(threads, connections); };
     http.set_keep_alive_max_count(k_keep_alive_requests);
     http.set_keep_alive_timeout(k_keep_alive_seconds);
-    http.set_read_timeout(k_io_timeout_seconds);
-    http.set_write_timeout(k_io_timeout_seconds);
+    http.set_read_timeout(options.read_timeout_s);
+    http.set_write_timeout(k_write_timeout_seconds);
     http.set_tcp_nodelay(true);
     // The library's default adds SO_REUSEPORT, which would let a second
     // server share a busy port silently instead of failing with PORT_IN_USE.

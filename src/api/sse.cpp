@@ -26,6 +26,15 @@ std::int64_t parse_event_id(const std::string& text) {
   return value && *value > 0 ? *value : 0;
 }
 
+Result<std::int64_t> resume_point(const std::string& text, std::int64_t fallback, const std::string& field) {
+  if (text.empty()) return fallback;
+  auto value = util::parse_int(util::trim(text));
+  if (!value || *value < 0)
+    return make_error("INVALID_REQUEST", field + ": expected an event sequence number, got '" + text + "'",
+                      Json{{"field", field}});
+  return *value;
+}
+
 Pacer::Pacer(const Context& ctx)
     : m_ctx(ctx),
       m_next_heartbeat(std::chrono::steady_clock::now() + std::chrono::milliseconds(ctx.options.heartbeat_ms)) {}

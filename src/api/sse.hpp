@@ -17,6 +17,10 @@ std::string sse_event(std::int64_t id, std::string_view type, const Json& data);
 // Parses a Last-Event-ID (or cursor) value: a non-negative decimal, else 0.
 std::int64_t parse_event_id(const std::string& text);
 
+// A resume point sent by a client: "" is `fallback`, a non-negative decimal
+// is itself. Error INVALID_REQUEST naming `field` for anything else.
+Result<std::int64_t> resume_point(const std::string& text, std::int64_t fallback, const std::string& field);
+
 // Waits between reads of a live follower. Not thread-safe: one per stream.
 class Pacer {
  public:

@@ -1,6 +1,7 @@
 // api.md §2.9 step 2: PUT <upload_url>. The bytes go to a temporary file
 // next to the blob, hashed as they arrive, and are renamed into place only
 // when the whole body arrived within the limit: never held in memory.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -40,6 +41,24 @@ Status authorise(const Context& ctx, const Call& call, const model::JobInput& in
                                     util::wall_now_ms() / 1000);
   if (signed_ok || !token.empty() || call.param("sig")) return signed_ok;
   return make_error("FORBIDDEN", "upload of " + input.id + " needs its signed URL or Authorization: Bearer <token>");
+}
+
+// Refuses an upload that would leave less than the reserve free in the
+// data dir (the declared length counts; a chunked body counts as 0 here and
+// is stopped by the disk itself).
+Status check_free_space(const Context& ctx, std::int64_t declared) {
+  std::error_code error;
+  auto space = fs::space(ctx.options.data_dir, error);
+  if (error) return Ok{};
+  std::int64_t needed = std::max<std::int64_t>(declared, 0) + ctx.options.min_free_disk_bytes;
+  auto available = static_cast<std::int64_t>(space.available);
+  if (available >= needed) return Ok{};
+  return make_error("INSUFFICIENT_STORAGE",
+                    "not enough free disk space for this upload: needs " + std::to_string(needed) +
+                        " bytes (upload " + std::to_string(std::max<std::int64_t>(declared, 0)) +
+                        " + reserve " + std::to_string(ctx.options.min_free_disk_bytes) + " of --min-free-disk), " +
+                        std::to_string(available) + " bytes free in the data dir",
+                    Json{{"needed_bytes", needed}, {"free_bytes", available}});
 }
 
 Error too_large(std::int64_t limit) {
@@ -85,10 +104,12 @@ Result<Received> store_blob(const Context& ctx, const Call& call, const std::str
 
 Result<Reply> upload_input(const Context& ctx, const Call& call) {
   auto input = ctx.store.get_input(call.capture(0));
-  if (!input || input->workspace != workspace_of(call)) return not_found("job input", call.capture(0));
+  // No API key here: the URL's signature or the input's token names the input.
+  if (!input) return not_found("job input", call.capture(0));
   if (auto allowed = authorise(ctx, call, *input); !allowed) return allowed.error();
   if (input->status == "ready") return make_error("CONFLICT", "job input " + input->id + " is already complete");
   if (call.content_length > ctx.options.max_upload_bytes) return too_large(ctx.options.max_upload_bytes);
+  if (auto space = check_free_space(ctx, call.content_length); !space) return space.error();
   auto received = store_blob(ctx, call, input->id);
   if (!received) return received.error();
   auto recorded = ctx.engine.record_upload(input->id, received->size, received->sha256);

@@ -11,6 +11,10 @@ namespace jgrid::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+constexpr std::size_t k_min_secret_chars = 32;
+}  // namespace
+
 Result<DataDir> DataDir::prepare(const std::string& path, bool ephemeral) {
   if (ephemeral) {
     std::string pattern = (fs::temp_directory_path() / "jgrid-XXXXXX").string();
@@ -37,8 +41,25 @@ DataDir::~DataDir() {
 
 namespace {
 
+// An existing secret is kept (signed URLs and callback signatures stay valid
+// across restarts), but it must be long enough, and only its owner may read it.
+Result<std::string> read_secret(const fs::path& path) {
+  auto secret = util::read_file(path);
+  if (!secret) return secret.error();
+  if (secret->size() < k_min_secret_chars)
+    return make_error("DATA_DIR_FAILED", "secret " + path.string() + " is shorter than " +
+                                             std::to_string(k_min_secret_chars) +
+                                             " characters: delete it and a new one is made at the next start");
+  std::error_code error;
+  auto others = fs::perms::group_all | fs::perms::others_all;
+  if ((fs::status(path, error).permissions() & others) != fs::perms::none)
+    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, error);
+  if (error) return make_error("DATA_DIR_FAILED", "cannot make " + path.string() + " private: " + error.message());
+  return secret;
+}
+
 Result<std::string> read_or_create_secret(const fs::path& path) {
-  if (fs::exists(path)) return util::read_file(path);
+  if (fs::exists(path)) return read_secret(path);
   std::string secret = util::random_hex(32);
   auto written = util::write_file_atomic(path, secret, 0600);
   if (!written) return written.error();

@@ -21,7 +21,8 @@ class DataDir {
   bool ephemeral() const { return m_ephemeral; }
 
   // The per-data-dir secret for signed URLs: read, or created once with
-  // mode 0600. Error IO_ERROR.
+  // mode 0600 (an existing one readable by others is made 0600). Error
+  // IO_ERROR, or DATA_DIR_FAILED when the file holds fewer than 32 characters.
   Result<std::string> signing_secret() const;
   // The key that signs callbacks of jobs without their own auth token
   // (api.md §5), in <data-dir>/callback.key: read, or created once with mode

@@ -44,6 +44,33 @@ std::string persistence_text(const store::StoreOptions& options, const DataDir& 
   return dir.ephemeral() ? text + ", ephemeral: removed at exit" : text;
 }
 
+void apply_limits(const ServeOptions& o, api::ServerOptions& options) {
+  options.max_json_depth = o.max_json_depth;
+  options.max_env_keys = o.max_env_keys;
+  options.max_labels = o.max_labels;
+  options.max_stream_subscribers = o.max_stream_subscribers;
+  options.max_connections = o.max_connections;
+  options.read_timeout_s = o.read_timeout_s;
+  options.min_free_disk_bytes = o.min_free_disk;
+}
+
+// Reads --keys-file before anything starts. Error INVALID_KEYS_FILE naming
+// the file and the field.
+Result<api::AuthOptions> auth_options(const ServeOptions& o) {
+  api::AuthOptions auth;
+  auth.keys_required = o.auth == "keys";
+  auth.service_token = o.service_token;
+  if (!auth.keys_required) return auth;
+  auto keys = api::load_keys_file(o.keys_file);
+  if (!keys) return keys.error();
+  auth.keys = std::move(*keys);
+  return auth;
+}
+
+bool is_loopback(const std::string& host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
 api::ServerOptions server_options(const ServeOptions& o, const DataDir& dir, std::string secret) {
   api::ServerOptions options;
   options.host = o.host;
@@ -55,6 +82,7 @@ api::ServerOptions server_options(const ServeOptions& o, const DataDir& dir, std
   options.max_body_bytes = o.max_body;
   options.max_upload_bytes = o.max_upload;
   options.web_dir = o.web_dir;
+  apply_limits(o, options);
   return options;
 }
 
@@ -99,6 +127,8 @@ void watch_stop_signals(sigset_t set, api::Server& server) {
 int serve(const ServeOptions& o) {
   if (auto valid = validate(o); !valid) return fail(k_exit_usage, valid.error().message);
   util::configure_log(*util::parse_log_level(o.log_level), o.log_format == "json");
+  auto auth = auth_options(o);
+  if (!auth) return fail(k_exit_usage, auth.error().message);
   auto fleet = load_fleet(o.fleet, o.seed);
   if (!fleet) return fail(k_exit_usage, "--fleet: " + fleet.error().message);
   sigset_t signals;
@@ -124,7 +154,9 @@ int serve(const ServeOptions& o) {
   if (local->node) executors["local"] = local->executor;
   add_to_fleet(*local, *fleet);
   engine::Engine engine(**store, clock, *fleet, executors, engine_options(o, *dir, *callback_secret));
-  api::Server server(engine, **store, server_options(o, *dir, *secret));
+  auto http_options = server_options(o, *dir, *secret);
+  http_options.auth = std::move(*auth);
+  api::Server server(engine, **store, std::move(http_options));
   auto port = server.bind();
   if (!port) return fail(k_exit_runtime, port.error().message);
   if (auto started = engine.start(); !started) return fail(k_exit_runtime, started.error().message);
@@ -133,7 +165,7 @@ int serve(const ServeOptions& o) {
   print_banner(std::cout, {server.url(), persistence_text(store_opts, *dir), dir->path().string(), &*fleet,
                            local->node ? simulated + ", local " + local->executor->kind() : simulated,
                            local->summary, clock_text(*clock, fleet->seed)});
-  if (o.host != "127.0.0.1" && o.host != "localhost" && o.host != "::1")
+  if (!is_loopback(o.host) && o.auth == "off")
     util::log(util::LogLevel::warn, "serve", "listening beyond loopback with auth off: anyone who can reach " +
                                                  o.host + " can submit jobs");
   print_ready_line(std::cout, server.url());

@@ -31,6 +31,22 @@ Status validate_local(const ServeOptions& o) {
   return Ok{};
 }
 
+Status validate_guards(const ServeOptions& o) {
+  if (o.auth != "off" && o.auth != "keys") return invalid("--auth", "off or keys, got '" + o.auth + "'");
+  if (o.auth == "keys" && o.keys_file.empty()) return invalid("--keys-file", "a keys file together with --auth keys");
+  if (o.auth == "off" && !o.keys_file.empty()) return invalid("--keys-file", "only together with --auth keys");
+  if (!o.service_token.empty() && o.service_token.size() < 16)
+    return invalid("--service-token", "at least 16 characters");
+  if (o.max_json_depth < 2 || o.max_json_depth > 512) return invalid("--max-json-depth", "an integer 2..512");
+  if (o.max_env_keys < 0 || o.max_env_keys > 256) return invalid("--max-env-keys", "an integer 0..256");
+  if (o.max_labels < 0 || o.max_labels > 64) return invalid("--max-labels", "an integer 0..64");
+  if (o.max_stream_subscribers < 1) return invalid("--max-stream-subscribers", "an integer >= 1");
+  if (o.max_connections < 8) return invalid("--max-connections", "an integer >= 8");
+  if (o.read_timeout_s < 1 || o.read_timeout_s > 3600) return invalid("--read-timeout", "1..3600 seconds");
+  if (o.min_free_disk < 0) return invalid("--min-free-disk", "a number of bytes >= 0");
+  return Ok{};
+}
+
 bool is_http_url(const std::string& text) {
   return text.rfind("http://", 0) == 0 || text.rfind("https://", 0) == 0;
 }
@@ -69,7 +85,27 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
                    "Clock ms before the second callback attempt, doubling after (meant for tests)")
       ->capture_default_str()
       ->group("");  // hidden: the spec's 1 s is the value to use
+  register_guard_options(command, o);
   register_local_options(command, o);
+}
+
+void register_guard_options(CLI::App& command, ServeOptions& o) {
+  command.add_option("--auth", o.auth, "off (any caller, workspace 'local') or keys (API keys from --keys-file)")
+      ->capture_default_str();
+  command.add_option("--keys-file", o.keys_file, "JSON file of API keys: {\"keys\": [{key, workspace, scopes, revoked}]}");
+  command.add_option("--service-token", o.service_token, "Bearer token that may call POST /oauth/introspect");
+  command.add_option("--max-json-depth", o.max_json_depth, "Deepest nesting of a JSON body")->capture_default_str();
+  command.add_option("--max-env-keys", o.max_env_keys, "Environment variables per job (at most 256)")
+      ->capture_default_str();
+  command.add_option("--max-labels", o.max_labels, "Labels per job (at most 64)")->capture_default_str();
+  command.add_option("--max-stream-subscribers", o.max_stream_subscribers, "Live log streams per job")
+      ->capture_default_str();
+  command.add_option("--max-connections", o.max_connections, "Connections served at once; more wait")
+      ->capture_default_str();
+  command.add_option("--read-timeout", o.read_timeout_s, "Seconds a request may stall while being read")
+      ->capture_default_str();
+  command.add_option("--min-free-disk", o.min_free_disk, "Bytes an upload must leave free in the data dir")
+      ->capture_default_str();
 }
 
 void register_local_options(CLI::App& command, ServeOptions& o) {
@@ -111,6 +147,7 @@ Status validate(const ServeOptions& o) {
     return invalid("--fleet", "either 'none' or fleet files, not both");
   if (o.ephemeral && !o.db.empty() && o.db != ":memory:")
     return invalid("--db", "no file path together with --ephemeral");
+  if (auto guards = validate_guards(o); !guards) return guards;
   return validate_local(o);
 }
 

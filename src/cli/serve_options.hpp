@@ -34,6 +34,18 @@ struct ServeOptions {
   std::string web_dir;
   bool synchronous_full = true;
   std::int64_t callback_backoff_base_ms = 1000;  // wait before the 2nd callback attempt (for tests)
+  // Auth (api.md §4).
+  std::string auth = "off";        // off | keys
+  std::string keys_file;
+  std::string service_token;
+  // Limits (README "Limits").
+  int max_json_depth = 64;
+  int max_env_keys = 256;
+  int max_labels = 64;
+  int max_stream_subscribers = 64;
+  int max_connections = 1024;
+  int read_timeout_s = 10;
+  std::int64_t min_free_disk = 256LL << 20;
   // The local node (rocm.md §4).
   std::string engine = "auto";           // auto | podman | docker
   std::vector<std::string> engine_args;  // one argv element each, right after `run`
@@ -46,6 +58,9 @@ struct ServeOptions {
 
 // Adds every serve option to `command` with its help text and default.
 void register_serve_options(CLI::App& command, ServeOptions& options);
+
+// Auth and limit options (part of register_serve_options).
+void register_guard_options(CLI::App& command, ServeOptions& options);
 
 // The local node's options (part of register_serve_options).
 void register_local_options(CLI::App& command, ServeOptions& options);

@@ -51,6 +51,8 @@ struct TestServerOptions {
   bool virtual_clock = false;  // a virtual clock instead (time_scale unused)
   int max_attempts = 2;
   std::int64_t callback_backoff_base_ms = 1000;  // clock ms
+  // Last word on the server's options (auth, limits).
+  std::function<void(api::ServerOptions&)> configure;
 };
 
 // The key that signs callbacks of jobs without an auth token in TestServer.
@@ -283,6 +285,7 @@ class TestServer {
     options.max_upload_bytes = m_options.max_upload_bytes;
     options.heartbeat_ms = m_options.heartbeat_ms;
     options.threads = 16;
+    if (m_options.configure) m_options.configure(options);
     m_server = std::make_unique<api::Server>(*m_engine, *m_store, options);
     auto bound = m_server->bind();
     REQUIRE(bound.ok());

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "jgrid/api/auth.hpp"
 #include "jgrid/engine/engine.hpp"
 #include "jgrid/store/store.hpp"
 #include "jgrid/util/result.hpp"
@@ -27,6 +28,20 @@ struct ServerOptions {
   std::filesystem::path web_dir;            // "" : embedded dashboard; else served from disk
   int threads = 64;
   std::int64_t heartbeat_ms = 15000;        // SSE heartbeat period
+  AuthOptions auth;                         // default: auth off, workspace "local"
+  // Limits (README "Limits"). Bodies deeper than max_json_depth, submits with
+  // more environment keys or labels are 400; more live-log subscribers on one
+  // job than max_stream_subscribers are 429; connections beyond
+  // max_connections wait for a free worker; a request whose bytes stop
+  // arriving for read_timeout_s is dropped; an upload that would leave less
+  // than min_free_disk_bytes free in data_dir is 507.
+  int max_json_depth = 64;
+  int max_env_keys = 256;
+  int max_labels = 64;
+  int max_stream_subscribers = 64;
+  int max_connections = 1024;
+  int read_timeout_s = 10;
+  std::int64_t min_free_disk_bytes = 256LL << 20;
 };
 
 class Server {
