@@ -30,7 +30,8 @@ submitter() {
   while [ ! -e "$WORK/stop" ]; do
     n=$((n + 1))
     code=$(post "$WORK/sub.$1" "$(url)/v1/jobs" "$body")
-    if [ "$code" = 202 ]; then jq -r .job_id "$WORK/sub.$1" >>"$WORK/accepted.$1"; else sleep 0.05; fi
+    [ "$code" = 202 ] && jq -r .job_id "$WORK/sub.$1" >>"$WORK/accepted.$1"
+    sleep 0.1
   done
 }
 
@@ -61,6 +62,7 @@ uploader() {
     [ "$(jq -r .sha256 "$WORK/done.$1")" = "$sha" ] ||
       echo "upload $iid: complete answered sha256 $(jq -r .sha256 "$WORK/done.$1"), sent $sha" >>"$WORK/client-failures"
     echo "$iid $sha" >>"$WORK/uploaded.$1"
+    sleep 0.2
   done
 }
 
@@ -109,13 +111,35 @@ check_clients() {
   [ ! -s "$WORK/client-failures" ] || fail "cycle $1: $(head -n1 "$WORK/client-failures")"
 }
 
+# restart_server NAME: serve on the data dir and the port of the first start.
+restart_server() {
+  "$BIN" serve --port "$port" --data-dir "$data" --time-scale 10 >"$WORK/$1.out" 2>"$WORK/$1.err" &
+  SERVER_PID=$!
+  for _ in $(seq 1 400); do
+    grep -q '^jgrid-local ready' "$WORK/$1.out" 2>/dev/null && return 0
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/$1.err" >&2; fail "server $1 exited early"; }
+    sleep 0.05
+  done
+  fail "no ready line from server $1"
+}
+
+# Clients stop with the test, whichever way it ends.
+clients=()
+cleanup() {
+  touch "$WORK/stop"
+  for pid in "${clients[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait "${clients[@]}" 2>/dev/null || true
+  [ -n "$SERVER_PID" ] && kill -9 "$SERVER_PID" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+
 # --- the cycles
 start_server cycle0 --data-dir "$data" --time-scale 10
 echo "$URL" >"$WORK/url"
 port="${URL##*:}"
-for c in 1 2 3 4; do submitter "$c" & done
-canceller &
-for c in 1 2; do uploader "$c" & done
+for c in 1 2 3; do submitter "$c" & clients+=($!); done
+canceller & clients+=($!)
+for c in 1 2; do uploader "$c" & clients+=($!); done
 
 survived=0
 for cycle in $(seq 1 "$cycles"); do
@@ -125,13 +149,13 @@ for cycle in $(seq 1 "$cycles"); do
   kill -9 "$SERVER_PID"
   wait "$SERVER_PID" 2>/dev/null || true
   sleep 0.$((RANDOM % 3))
-  start_server "cycle$cycle" --data-dir "$data" --time-scale 10 --port "$port"
+  restart_server "cycle$cycle"
   check_jobs "$cycle"; check_database "$cycle"; check_uploads "$cycle"; check_callbacks "$cycle"; check_clients "$cycle"
   survived=$cycle
   echo "cycle $cycle: ok ($(wc -l <"$WORK/accepted") accepted jobs, $(wc -l <"$WORK/uploaded") uploads, $(grep -vcE ' (completed|failed|rejected|cancelled)$' "$WORK/listed" || true) non-terminal at restart)"
 done
 touch "$WORK/stop"
-wait $(jobs -p | grep -v "^$SERVER_PID$") 2>/dev/null || true
+wait "${clients[@]}" 2>/dev/null || true
 
 # Every job recovered by a restart reaches a terminal status.
 check_jobs final
