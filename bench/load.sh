@@ -21,5 +21,6 @@ done
 status=0
 "$build/bench/load_mix" "$url" "$secs" "$conns" || status=$?
 kill -0 "$pid" 2>/dev/null || { echo "server exited during the load" >&2; cat "$work/serve.err" >&2; exit 1; }
+[ "$status" = 0 ] || { echo "server log (last lines):" >&2; tail -n 20 "$work/serve.err" >&2; }
 echo "server peak RSS: $(awk '/VmHWM/ {printf "%.1f MB", $2 / 1024}' "/proc/$pid/status")"
 exit "$status"

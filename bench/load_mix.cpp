@@ -86,8 +86,9 @@ class Worker {
     if (kind == sse) return stream(id);
     auto start = Clock::now();
     httplib::Result result = send(kind, id);
-    tally.latency_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    record(kind, result);
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    tally.latency_ms.push_back(ms);
+    record(kind, result, ms);
     if (kind == submit && result && result->status == 202) {
       auto job = nlohmann::json::parse(result->body, nullptr, false);
       if (job.is_object() && job.contains("job_id")) m_recent.add(job["job_id"].get<std::string>());
@@ -103,10 +104,11 @@ class Worker {
     }
   }
 
-  void record(Kind kind, const httplib::Result& result) {
+  void record(Kind kind, const httplib::Result& result, double ms) {
     if (!result) {
       ++tally.failed;
-      std::fprintf(stderr, "%s: connection failed: %s\n", k_names[kind], httplib::to_string(result.error()).c_str());
+      std::fprintf(stderr, "%s: connection failed after %.0f ms: %s\n", k_names[kind], ms,
+                   httplib::to_string(result.error()).c_str());
       return;
     }
     ++tally.served[kind];
@@ -130,7 +132,7 @@ class Worker {
       ++tally.served[sse];
       return;
     }
-    record(sse, result);
+    record(sse, result, 0);
   }
 
   httplib::Client m_http;
