@@ -110,7 +110,10 @@ TEST_CASE("fleet::examples/fleets all load, with the node counts they promise", 
   for (const auto& node : mixed->nodes) regions.insert(node.region), vendors.insert(node.gpu_vendor);
   CHECK(regions.size() == 3);
   CHECK(vendors.size() == 2);
-  for (const auto& node : load_fleet_file(examples() + "/amd-only.yaml")->nodes) CHECK(node.gpu_vendor == "amd");
+  // Bound to a name: a range-for over a member of the temporary would read freed memory.
+  auto amd_only = load_fleet_file(examples() + "/amd-only.yaml");
+  REQUIRE(amd_only.ok());
+  for (const auto& node : amd_only->nodes) CHECK(node.gpu_vendor == "amd");
 }
 
 TEST_CASE("fleet::load_fleet_file refuses YAML that is not UTF-8, naming line and column", "[exec][fleet]") {
