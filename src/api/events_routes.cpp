@@ -12,15 +12,6 @@ namespace {
 
 constexpr int k_stream_page = 500;
 
-Result<std::int64_t> since_param(const Call& call) {
-  auto text = call.param("since");
-  if (!text || text->empty()) return std::int64_t{0};
-  auto ms = util::parse_time(*text);
-  if (!ms) return invalid_request("since: expected an RFC 3339 time like 2026-12-02T07:47:44.123Z, got '" + *text + "'",
-                                  "since");
-  return *ms;
-}
-
 Result<store::EventQuery> event_query(const Call& call, const std::string& job_id) {
   auto limit = limit_param(call, 100, 1000);
   if (!limit) return limit.error();

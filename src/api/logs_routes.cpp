@@ -12,14 +12,6 @@ namespace {
 
 constexpr int k_max_page = 1000;
 
-Result<std::optional<int>> tail_param(const Call& call) {
-  auto text = call.param("tail");
-  if (!text || text->empty()) return std::optional<int>();
-  auto value = util::parse_int(*text);
-  if (!value || *value < 0) return invalid_request("tail: expected a non-negative integer, got '" + *text + "'", "tail");
-  return std::optional<int>(static_cast<int>(std::min<long long>(*value, k_max_page)));
-}
-
 Result<std::string> stream_param(const Call& call) {
   std::string stream = util::to_lower(call.param("stream").value_or("all"));
   if (stream.empty()) return std::string("all");
@@ -53,7 +45,7 @@ Result<store::LogQuery> log_query(const Call& call, const std::string& job_id) {
   if (!limit) return limit.error();
   auto cursor = sequence_cursor(call, "cursor");
   if (!cursor) return cursor.error();
-  auto tail = tail_param(call);
+  auto tail = tail_param(call, k_max_page);
   if (!tail) return tail.error();
   auto stream = stream_param(call);
   if (!stream) return stream.error();

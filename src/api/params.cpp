@@ -4,6 +4,7 @@
 
 #include "api/errors.hpp"
 #include "jgrid/util/strings.hpp"
+#include "jgrid/util/time.hpp"
 
 namespace jgrid::api {
 
@@ -31,6 +32,23 @@ Result<std::int64_t> sequence_cursor(const Call& call, const std::string& name) 
   if (!value || *value < 0)
     return invalid_request(name + ": expected a decimal sequence number, got '" + *text + "'", name);
   return static_cast<std::int64_t>(*value);
+}
+
+Result<std::optional<int>> tail_param(const Call& call, int max) {
+  auto text = call.param("tail");
+  if (!text || text->empty()) return std::optional<int>();
+  auto value = util::parse_int(*text);
+  if (!value || *value < 0) return invalid_request("tail: expected a non-negative integer, got '" + *text + "'", "tail");
+  return std::optional<int>(static_cast<int>(std::min<long long>(*value, max)));
+}
+
+Result<std::int64_t> since_param(const Call& call) {
+  auto text = call.param("since");
+  if (!text || text->empty()) return std::int64_t{0};
+  auto ms = util::parse_time(*text);
+  if (!ms) return invalid_request("since: expected an RFC 3339 time like 2026-12-02T07:47:44.123Z, got '" + *text + "'",
+                                  "since");
+  return *ms;
 }
 
 Result<std::string> body_string(const Call& call, const std::string& field, const std::string& fallback) {

@@ -23,6 +23,14 @@ Result<int> limit_param(const Call& call, int fallback, int max);
 // A decimal cursor (0 when absent). Error INVALID_REQUEST otherwise.
 Result<std::int64_t> sequence_cursor(const Call& call, const std::string& name);
 
+// `tail` (absent or empty: none) clamped to max. Error INVALID_REQUEST when
+// it is not a non-negative integer.
+Result<std::optional<int>> tail_param(const Call& call, int max);
+
+// `since` as epoch milliseconds (0 when absent). Error INVALID_REQUEST when
+// it is not an RFC 3339 time.
+Result<std::int64_t> since_param(const Call& call);
+
 // An optional string field of the body. Error INVALID_REQUEST when present
 // with another type.
 Result<std::string> body_string(const Call& call, const std::string& field, const std::string& fallback = "");

@@ -22,6 +22,9 @@ namespace {
 constexpr std::size_t k_keep_alive_requests = 10000;
 constexpr time_t k_keep_alive_seconds = 3;
 constexpr time_t k_write_timeout_seconds = 30;
+// The library listens with a backlog of 5: a burst of new connections
+// overflowed it and waited out a 1 s SYN retransmit or failed.
+constexpr int k_listen_backlog = 1024;
 
 // "/api/" -> "/api"; "/" -> "".
 std::string normal_base_path(std::string path) {
@@ -82,6 +85,7 @@ struct Server::Impl {
   HttpAdapter adapter;
   httplib::Server http;
   int port = 0;
+  int listen_fd = -1;
 
   Impl(engine::Engine& engine, const store::Store& store, ServerOptions opts)
       : options(normalised(std::move(opts))),
@@ -98,9 +102,10 @@ struct Server::Impl {
     http.set_tcp_nodelay(true);
     // The library's default adds SO_REUSEPORT, which would let a second
     // server share a busy port silently instead of failing with PORT_IN_USE.
-    http.set_socket_options([](socket_t sock) {
+    http.set_socket_options([this](socket_t sock) {
       int yes = 1;
       ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+      listen_fd = sock;  // the last socket tried is the one bound
     });
     // The handlers enforce max_body/max_upload with JSON errors; the
     // library's own limit only stops what they would drain anyway.
@@ -135,6 +140,7 @@ Result<int> Server::bind() {
     impl.port = impl.options.port;
   }
   impl.options.port = impl.port;  // handlers see the bound port (callback targets, api.md §5)
+  if (impl.listen_fd >= 0) ::listen(impl.listen_fd, k_listen_backlog);  // raises the library's backlog
   impl.adapter.set_fallback_base_url("http://" + url_host(host) + ":" + std::to_string(impl.port) +
                                      impl.options.base_path);
   return impl.port;

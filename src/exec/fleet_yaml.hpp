@@ -10,7 +10,8 @@ namespace jgrid::exec {
 
 // Plain scalars become null (~, null, empty), booleans, integers or numbers
 // when they read as such, else strings; quoted scalars stay strings. Error
-// INVALID_FLEET "<source>: not valid YAML: line L, column C: <problem>".
+// INVALID_FLEET "<source>: not valid YAML: line L, column C: <problem>"
+// (also for bytes that are not UTF-8).
 Result<nlohmann::json> yaml_to_json(const std::string& text, const std::string& source);
 
 }  // namespace jgrid::exec

@@ -13,7 +13,7 @@ constexpr std::size_t k_max_shown_chars = 40;
 std::string describe(const Json& value) {
   if (value.is_object()) return "an object";
   if (value.is_array()) return "an array";
-  std::string text = value.dump();
+  std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (text.size() > k_max_shown_chars) text = text.substr(0, k_max_shown_chars) + "…";
   return text;
 }

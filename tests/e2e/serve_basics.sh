@@ -9,6 +9,13 @@ pass "serve --help"
 start_server main --ephemeral --time-scale 4
 curl -fsS -m 1 "$URL/healthz" | grep -q '"ok":true' || fail "/healthz right after the ready line"
 pass "healthz after ready line"
+# A burst of new connections must not overflow the listen queue (the HTTP
+# library's own backlog is 5): `ss` shows a listening socket's backlog as Send-Q.
+if command -v ss >/dev/null; then
+  backlog=$(ss -Hltn "sport = :${URL##*:}" | awk '{print $3}' | head -n1)
+  [ "${backlog:-0}" -ge 128 ] || fail "listen backlog ${backlog:-?}, expected >= 128"
+  pass "listen backlog $backlog"
+fi
 [ "$(grep -c '^jgrid-local ready url=' "$WORK/main.out")" = 1 ] || fail "exactly one ready line"
 data_dir=$(sed -n 's/^  data dir *//p' "$WORK/main.out")
 [ -d "$data_dir" ] || fail "ephemeral data dir $data_dir exists while running"

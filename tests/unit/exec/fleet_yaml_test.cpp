@@ -110,5 +110,20 @@ TEST_CASE("fleet::examples/fleets all load, with the node counts they promise", 
   for (const auto& node : mixed->nodes) regions.insert(node.region), vendors.insert(node.gpu_vendor);
   CHECK(regions.size() == 3);
   CHECK(vendors.size() == 2);
-  for (const auto& node : load_fleet_file(examples() + "/amd-only.yaml")->nodes) CHECK(node.gpu_vendor == "amd");
+  // Bound to a name: a range-for over a member of the temporary would read freed memory.
+  auto amd_only = load_fleet_file(examples() + "/amd-only.yaml");
+  REQUIRE(amd_only.ok());
+  for (const auto& node : amd_only->nodes) CHECK(node.gpu_vendor == "amd");
+}
+
+TEST_CASE("fleet::load_fleet_file refuses YAML that is not UTF-8, naming line and column", "[exec][fleet]") {
+  exec::testing::TempWorkspace dir;
+  // A stray byte inside a quoted digest (found by the fleet fuzzer): once an
+  // uncaught exception while the error message was written.
+  auto loaded = load_fleet_file(write(dir, "bytes.yaml", "seed: 7\nimages:\n  - ref: \"x\"\n    digest: \"sha256:ab\xbf\"\n"));
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.error().code == "INVALID_FLEET");
+  CHECK(loaded.error().message == (dir.path() / "bytes.yaml").string() + ": not valid YAML: line 4, column 23: invalid UTF-8");
+  // Valid multi-byte text still loads.
+  CHECK(load_fleet_file(write(dir, "utf8.yaml", std::string("seed: 7\n# caf\xc3\xa9 \xe2\x9c\x93\n") + k_pool)).ok());
 }
