@@ -87,6 +87,13 @@ CREATE UNIQUE INDEX callback_outbox_by_job_event ON callback_outbox (job_id, eve
 CREATE INDEX callback_outbox_by_state ON callback_outbox (state, next_attempt_ms);
 )sql";
 
+// Step 3: job list pages filtered by status walk (workspace, status, id) in
+// id order instead of every job of the workspace (a rare status among a
+// million stored jobs was a full scan).
+const char* const k_schema_v3_status_pages = R"sql(
+CREATE INDEX jobs_by_workspace_status ON jobs (workspace, status, id);
+)sql";
+
 Error too_new(const std::string& path, int found, int known) {
   return make_error("STORE_TOO_NEW",
                     "database " + path + " has schema version " + std::to_string(found) +
@@ -106,6 +113,7 @@ const std::vector<MigrationStep>& migration_steps() {
   static const std::vector<MigrationStep> steps = {
       {"jobs, events, logs, artifacts, inputs, settings", k_schema_v1},
       {"callback outbox", k_schema_v2_outbox},
+      {"job pages by status", k_schema_v3_status_pages},
   };
   return steps;
 }
