@@ -60,9 +60,11 @@ cursor=$(jq -r .next_cursor "$work/body")
 timed_get "GET /v1/jobs (next page)" "/v1/jobs?cursor=$cursor"
 timed_get "GET /v1/jobs?limit=100" "/v1/jobs?limit=100"
 timed_get "GET /v1/jobs?status=cancelled" "/v1/jobs?status=cancelled"
+timed_get "GET /v1/jobs?status=queued,running (none stored)" "/v1/jobs?status=queued,running"
 timed_get "GET /v1/jobs?status=failed&workload_type=batch" "/v1/jobs?status=failed&workload_type=batch"
 timed_get "GET /v1/jobs/{id} (oldest job)" "/v1/jobs/$(head -n1 "$data/ids")"
-timed_get "GET /metrics" "/metrics"
+timed_get "GET /v1/health (counts the jobs)" "/v1/health"
+timed_get "GET /metrics (counts jobs by status)" "/metrics"
 timed_get "GET /healthz" "/healthz"
 
 echo "== wrk: GET /v1/jobs/{id} of random stored ids, 32 connections, ${secs}s"
