@@ -142,11 +142,12 @@ std::optional<model::Job> find_by_idempotency_key(sql::Connection& conn, JobCach
   return rows.first(std::move(conn.query(k_find_by_key).bind(1, workspace).bind(2, key)));
 }
 
-std::int64_t count_jobs(sql::Connection& conn) { return conn.scalar("SELECT COUNT(*) FROM jobs"); }
+// job_counts is kept by triggers on jobs (schema step 4).
+std::int64_t count_jobs(sql::Connection& conn) { return conn.scalar("SELECT COALESCE(SUM(n), 0) FROM job_counts"); }
 
 std::map<std::string, std::int64_t> count_jobs_by_status(sql::Connection& conn) {
   std::map<std::string, std::int64_t> out;
-  auto query = conn.query("SELECT status, COUNT(*) FROM jobs GROUP BY status");
+  auto query = conn.query("SELECT status, n FROM job_counts WHERE n > 0");
   while (query.next()) out[std::string(query.text(0))] = query.integer(1);
   return out;
 }

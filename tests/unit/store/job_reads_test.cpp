@@ -148,6 +148,29 @@ TEST_CASE("store::list_jobs pages several statuses newest first across their ind
   CHECK(store->list_jobs(query).jobs.empty());
 }
 
+TEST_CASE("store::count_jobs_by_status follows every status change and failed batch", "[store]") {
+  auto store = testing::open_store(":memory:");
+  REQUIRE(store->commit(testing::jobs_batch({make_job(1), make_job(2), make_job(3, JobStatus::running)})).ok());
+  CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"queued", 2}, {"running", 1}});
+
+  // Two versions of one job in one batch, a job rewritten with its status
+  // unchanged, and a job moved on.
+  auto done = make_job(1, JobStatus::running);
+  REQUIRE(store->commit(testing::jobs_batch({done, make_job(2), make_job(3, JobStatus::completed)})).ok());
+  done.status = JobStatus::completed;
+  REQUIRE(store->commit(testing::jobs_batch({done})).ok());
+  CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"completed", 2}, {"queued", 1}});
+  CHECK(store->count_jobs() == 3);
+
+  auto clash = make_job(4, JobStatus::failed);  // its idempotency key is taken: the batch fails whole
+  auto first = make_job(5);
+  first.idempotency_key = clash.idempotency_key = "key";
+  REQUIRE(store->commit(testing::jobs_batch({first})).ok());
+  CHECK_FALSE(store->commit(testing::jobs_batch({make_job(6, JobStatus::running), clash})).ok());
+  CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"completed", 2}, {"queued", 2}});
+  CHECK(store->count_jobs() == 4);
+}
+
 TEST_CASE("store::live_jobs returns every job that is not terminal", "[store]") {
   auto store = testing::open_store(":memory:");
   WriteBatch batch;

@@ -135,3 +135,19 @@ TEST_CASE("store::open brings a version-2 file forward to the status page index"
   CHECK_THAT(std::string(plan.text(3)), Catch::Contains("jobs_by_workspace_status"));
   CHECK(conn->scalar("SELECT COUNT(*) FROM jobs WHERE status = 'running'") == 1);
 }
+
+TEST_CASE("store::open brings a version-3 file forward to job counts taken from its rows", "[store]") {
+  TempDir dir;
+  const std::string path = dir.file("v3.db").string();
+  {
+    auto conn = open_file(path);
+    const std::vector<MigrationStep> v3(migration_steps().begin(), migration_steps().begin() + 3);
+    REQUIRE(migrate(*conn, v3).ok());
+    for (const char* row : {"'job_1', 'running'", "'job_2', 'completed'", "'job_3', 'completed'"})
+      conn->exec(std::string("INSERT INTO jobs (id, status, workspace, workload_type, gpu_vendor, created_ms, "
+                             "updated_ms, doc) VALUES (") + row + ", 'local', 'inference', 'amd', 1, 1, '{}')");
+  }
+  auto store = testing::open_store(path);
+  CHECK(store->count_jobs() == 3);
+  CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"completed", 2}, {"running", 1}});
+}
