@@ -11,7 +11,8 @@
 #     delivery id belongs to one job only and that job has no other id.
 # Two of the three submitters name a callback URL (api.md §5) of a loopback
 # receiver (examples/callbacks/receiver.py) that answers 500 to every 4th
-# request and takes 20 ms to answer, so deliveries and their retries are in
+# request (never twice to one delivery, so none runs out of attempts) and
+# takes 20 ms to answer, so deliveries and their retries are in
 # flight when the server is killed. Their jobs are the `batch` ones, so the
 # server's own list tells which jobs owe a callback.
 # At the end the clients stop and every job reaches a terminal status (the
