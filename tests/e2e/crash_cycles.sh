@@ -39,6 +39,7 @@ callback_body() {
   echo "${body/inference/batch}" | sed 's|}$|,"callback":{"url":"'"$hook"'",'"$token"'"metadata":{"run":"crash"}}}|'
 }
 touch "$WORK/accepted.0" "$WORK/cancelled.0" "$WORK/uploaded.0" "$WORK/client-failures"
+RECEIVER_PID=""
 
 # --- clients: loop until $WORK/stop exists; read the current URL each time.
 url() { cat "$WORK/url"; }
@@ -214,7 +215,6 @@ cleanup() {
 start_server cycle0 --data-dir "$data" --time-scale 10
 echo "$URL" >"$WORK/url"
 port="${URL##*:}"
-RECEIVER_PID=""
 python3 "$ROOT/examples/callbacks/receiver.py" --secret-file "$data/callback.key" --token crash-token \
   --fail-every 4 --delay-ms 20 >"$receiver_log" 2>"$WORK/receiver.err" &
 RECEIVER_PID=$!
