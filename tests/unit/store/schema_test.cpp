@@ -151,3 +151,26 @@ TEST_CASE("store::open brings a version-3 file forward to job counts taken from 
   CHECK(store->count_jobs() == 3);
   CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"completed", 2}, {"running", 1}});
 }
+
+TEST_CASE("store::open brings a version-4 file forward to pages by workload type and by vendor", "[store]") {
+  TempDir dir;
+  const std::string path = dir.file("v4.db").string();
+  {
+    auto conn = open_file(path);
+    const std::vector<MigrationStep> v4(migration_steps().begin(), migration_steps().begin() + 4);
+    REQUIRE(migrate(*conn, v4).ok());
+  }
+  testing::open_store(path).reset();
+  auto conn = open_file(path);
+  CHECK(read_schema_version(*conn) == Store::schema_version());
+  const std::pair<const char*, const char*> plans[] = {
+      {"workload_type = 'training'", "jobs_by_workspace_workload"},
+      {"gpu_vendor = 'amd'", "jobs_by_workspace_vendor"},
+      {"status = 'running'", "jobs_by_workspace_status"}};
+  for (const auto& [filter, index] : plans) {
+    auto plan = conn->query(std::string("EXPLAIN QUERY PLAN SELECT id FROM jobs WHERE workspace = 'local' AND ") +
+                            filter + " ORDER BY id DESC LIMIT 21");
+    REQUIRE(plan.next());
+    CHECK_THAT(std::string(plan.text(3)), Catch::Contains(index));
+  }
+}
