@@ -7,7 +7,7 @@
 #   3. single requests: GET /v1/jobs (first page, a later page, filtered by
 #      status), one GET /v1/jobs/{id}, /metrics, /healthz
 #   4. wrk, 32 connections, GET /v1/jobs/{id} of random stored ids
-#      (bench/random_job.lua): req/s, p99, non-2xx; RSS and peak RSS after
+#      (bench/random_job.lua): req/s, p50, p99, non-2xx; RSS and peak RSS after
 # Usage: bench/million_jobs.sh BUILD_DIR [jobs, default 1000000] [seconds, default 10]
 # JGRID_BENCH_DATA=DIR keeps the seeded data dir there and reuses it when it
 # already holds the jobs (seeding takes minutes).
@@ -72,9 +72,10 @@ echo "== wrk: GET /v1/jobs/{id} of random stored ids, 32 connections, ${secs}s"
 wrk -t2 -c32 -d"${secs}s" --latency -s "$here/random_job.lua" "$url" -- "$data/ids" >"$work/wrk.out"
 kill -0 "$pid" 2>/dev/null || { echo "server exited during the run" >&2; tail -n 20 "$work/serve.err" >&2; exit 1; }
 rps=$(awk '/Requests\/sec/ {printf "%.0f", $2}' "$work/wrk.out")
+p50=$(awk '$1 == "50%" {print $2}' "$work/wrk.out")
 p99=$(awk '$1 == "99%" {print $2}' "$work/wrk.out")
 errors=$(awk '/Non-2xx/ {print $NF}' "$work/wrk.out")
-echo "GET /v1/jobs/{id}: $rps req/s, p99 $p99, non-2xx ${errors:-0}"
+echo "GET /v1/jobs/{id}: $rps req/s, p50 $p50, p99 $p99, non-2xx ${errors:-0}"
 echo "RSS after the run: $(rss VmRSS), peak $(rss VmHWM)"
 rss_mb=$(awk '$1 == "VmHWM:" {printf "%.0f", $2 / 1024}' "/proc/$pid/status")
 echo "goals: peak RSS <= 1024 MB: $([ "$rss_mb" -le 1024 ] && echo met || echo NOT met);" \
