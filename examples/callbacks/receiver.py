@@ -10,6 +10,9 @@ the server's callback secret (<data-dir>/callback.key).
   python3 receiver.py --secret-file ./jgrid-data/callback.key --fail-first 2
 
 --fail-first N answers 500 to the first N requests (to watch the retries).
+--fail-every N answers 500 to every Nth request, at most once per delivery id
+  (retries all along, each delivery succeeding by its second attempt).
+--delay-ms MS waits MS milliseconds before answering.
 --count N exits after N callbacks answered 200.
 """
 import argparse
@@ -18,6 +21,7 @@ import hmac
 import http.server
 import json
 import sys
+import time
 
 
 def verify(header, body, keys):
@@ -34,13 +38,15 @@ def main():
     parser.add_argument("--token", action="append", default=[], help="a callback_auth_token to verify with")
     parser.add_argument("--secret-file", help="the server's callback.key")
     parser.add_argument("--fail-first", type=int, default=0)
+    parser.add_argument("--fail-every", type=int, default=0)
+    parser.add_argument("--delay-ms", type=int, default=0)
     parser.add_argument("--count", type=int, default=0)
     args = parser.parse_args()
     keys = list(args.token)
     if args.secret_file:
         with open(args.secret_file) as f:
             keys.append(f.read().strip())
-    state = {"requests": 0, "delivered": 0}
+    state = {"requests": 0, "delivered": 0, "failed_ids": set()}
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
@@ -48,9 +54,15 @@ def main():
             state["requests"] += 1
             ok = verify(self.headers.get("X-JGrid-Signature", ""), body, keys)
             doc = json.loads(body)
-            code = 500 if state["requests"] <= args.fail_first else 200
+            delivery = self.headers.get("X-JGrid-Delivery")
+            periodic = (args.fail_every and state["requests"] % args.fail_every == 0
+                        and delivery not in state["failed_ids"])
+            if periodic:
+                state["failed_ids"].add(delivery)
+            code = 500 if state["requests"] <= args.fail_first or periodic else 200
+            time.sleep(args.delay_ms / 1000)
             print(f"callback {self.headers.get('X-JGrid-Event')} job {doc.get('job_id')} "
-                  f"status {doc.get('status')} delivery {self.headers.get('X-JGrid-Delivery')} "
+                  f"status {doc.get('status')} delivery {delivery} "
                   f"signature {'verified' if ok else 'INVALID'} metadata {json.dumps(doc.get('metadata'))} "
                   f"answer {code}", flush=True)
             self.send_response(code)

@@ -1,5 +1,8 @@
 #include "store/job_cache.hpp"
 
+#include <functional>
+#include <utility>
+
 namespace jgrid::store {
 
 std::uint64_t JobCache::generation() const {
@@ -25,7 +28,7 @@ void JobCache::put(model::Job job) {
 void JobCache::put_if_unchanged(const model::Job& job, std::uint64_t seen) {
   {
     std::lock_guard lock(m_mutex);
-    if (m_generation != seen || m_capacity == 0) return;
+    if (m_generation != seen || m_capacity == 0 || !offered_before(job.id)) return;
   }
   // Copied outside the lock; the generation is checked again before inserting.
   auto shared = std::make_shared<const model::Job>(job);
@@ -36,6 +39,12 @@ void JobCache::put_if_unchanged(const model::Job& job, std::uint64_t seen) {
 std::size_t JobCache::size() const {
   std::lock_guard lock(m_mutex);
   return m_index.size();
+}
+
+bool JobCache::offered_before(const std::string& job_id) {
+  const std::size_t hash = std::hash<std::string>{}(job_id) | 1;
+  std::size_t& slot = m_offers[hash % m_offers.size()];
+  return std::exchange(slot, hash) == hash;
 }
 
 void JobCache::insert(std::shared_ptr<const model::Job> job) {

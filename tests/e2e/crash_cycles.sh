@@ -7,29 +7,50 @@
 #   - PRAGMA integrity_check of the SQLite file is "ok";
 #   - every completed upload is listed ready with its sha256, and its bytes
 #     on disk still hash to it;
-#   - (callbacks) see check_callbacks below.
+#   - every callback the receiver got so far is signed validly, its
+#     delivery id belongs to one job only and that job has no other id.
+# Two of the three submitters name a callback URL (api.md §5) of a loopback
+# receiver (examples/callbacks/receiver.py) that answers 500 to every 4th
+# request (never twice to one delivery, so none runs out of attempts) and
+# takes 20 ms to answer, so deliveries and their retries are in
+# flight when the server is killed. Their jobs are the `batch` ones, so the
+# server's own list tells which jobs owe a callback.
 # At the end the clients stop and every job reaches a terminal status (the
 # non-terminal ones were recovered by the restarts), each acknowledged
-# cancel ended `cancelled`. Prints cycles survived and jobs lost.
+# cancel ended `cancelled`; once the outbox is drained every `batch` job's
+# callback is `delivered` (GET /v1/jobs/{id}), the receiver got at least one
+# 200 for it with the job's final status, and nothing for any other job.
+# Prints cycles survived, jobs lost, callbacks delivered and duplicates (a
+# delivery repeated after a crash: allowed, at-least-once).
 # Usage: crash_cycles.sh BIN ROOT [cycles]
 source "$(dirname "$0")/../support/e2e_lib.sh"
 cycles="${3:-${JGRID_CRASH_CYCLES:-20}}"
 command -v sqlite3 >/dev/null || { echo "skipped: sqlite3 CLI not installed (./dev installs it)"; exit 125; }
 command -v jq >/dev/null || { echo "skipped: jq not installed (./dev installs it)"; exit 125; }
+command -v python3 >/dev/null || { echo "skipped: python3 not installed (the callback receiver)"; exit 125; }
 data="$WORK/data"
 db="$data/jgrid.db"
 body='{"workload_type":"inference","image":"ghcr.io/acme/pytorch-rocm:latest","gpu_vendor":"amd","runtime":"rocm","sim":{"duration_s":3}}'
+receiver_log="$WORK/receiver.log"
+# submitter N's request: 1 signs with the server's callback.key, 2 with its own token, 3 names no callback.
+callback_body() {
+  local token=""
+  [ "$1" = 2 ] && token='"auth_token":"crash-token",'
+  echo "${body/inference/batch}" | sed 's|}$|,"callback":{"url":"'"$hook"'",'"$token"'"metadata":{"run":"crash"}}}|'
+}
 touch "$WORK/accepted.0" "$WORK/cancelled.0" "$WORK/uploaded.0" "$WORK/client-failures"
+RECEIVER_PID=""
 
 # --- clients: loop until $WORK/stop exists; read the current URL each time.
 url() { cat "$WORK/url"; }
 post() { curl -s -m 5 -o "$1" -w '%{http_code}' -X POST "$2" -H 'Content-Type: application/json' -d "$3" || true; }
 
 submitter() {
-  local n=0 code
+  local n=0 code request="$body"
+  [ "$1" = 3 ] || request=$(callback_body "$1")
   while [ ! -e "$WORK/stop" ]; do
     n=$((n + 1))
-    code=$(post "$WORK/sub.$1" "$(url)/v1/jobs" "$body")
+    code=$(post "$WORK/sub.$1" "$(url)/v1/jobs" "$request")
     [ "$code" = 202 ] && jq -r .job_id "$WORK/sub.$1" >>"$WORK/accepted.$1"
     sleep 0.1
   done
@@ -101,11 +122,67 @@ check_uploads() {
   done <"$WORK/uploaded"
 }
 
-# Hook for callback deliveries (api.md §5): once jobs can name a callback URL,
-# submit some with one pointing at a loopback receiver and check here that
-# every terminal job's callback arrived at least once, with unique
-# X-JGrid-Delivery ids. Nothing to check before that.
-check_callbacks() { :; }
+# The receiver's lines as "job delivery answer signature status", one per request.
+received() {
+  sed -n 's/^callback [^ ]* job \([^ ]*\) status \([^ ]*\) delivery \([^ ]*\) signature \([^ ]*\) .* answer \([0-9]*\)$/\1 \3 \5 \4 \2/p' \
+    "$receiver_log"
+}
+
+# Callbacks seen so far: valid signatures, one job per delivery id and one
+# delivery id per job (one terminal transition, one outbox row).
+check_callbacks() {
+  local bad
+  received >"$WORK/received"
+  bad=$(awk '$4 != "verified"' "$WORK/received" | head -n1)
+  [ -z "$bad" ] || fail "cycle $1: callback with an invalid signature: $bad"
+  bad=$(awk '{print $2, $1}' "$WORK/received" | sort -u | awk '{n[$1]++} n[$1] == 2 {print $1}' | head -n1)
+  [ -z "$bad" ] || fail "cycle $1: delivery id $bad was sent for two jobs: $(grep -F " $bad " "$WORK/received" | cut -d' ' -f1 | sort -u | xargs)"
+  bad=$(awk '{print $1, $2}' "$WORK/received" | sort -u | awk '{n[$1]++} n[$1] == 2 {print $1}' | head -n1)
+  [ -z "$bad" ] || fail "cycle $1: job $bad got two delivery ids: $(grep -F "$bad " "$WORK/received" | cut -d' ' -f2 | sort -u | xargs)"
+}
+
+# The callback objects of jobs (one curl for all): "job_id status attempts" lines.
+callback_states() {
+  [ -s "$1" ] || return 0
+  sed "s|^|url = $(url)/v1/jobs/|" "$1" | curl -fsS -m 60 -K - |
+    jq -r '.job_id + " " + .callback.status + " " + (.callback.attempts | tostring)'
+}
+
+# After the last restart: wait until no callback is pending, then every
+# `batch` job's callback is delivered per the server and per the receiver.
+check_callbacks_final() {
+  list_all "/v1/jobs?limit=100&workload_type=batch" jobs '.job_id + " " + .status' | sort -u >"$WORK/owed"
+  cut -d' ' -f1 "$WORK/owed" >"$WORK/pending"
+  : >"$WORK/settled"
+  for _ in $(seq 1 120); do
+    callback_states "$WORK/pending" >"$WORK/states" || fail "GET /v1/jobs/{id} of the callback jobs failed"
+    grep -v ' pending ' "$WORK/states" >>"$WORK/settled" || true
+    grep ' pending ' "$WORK/states" | cut -d' ' -f1 >"$WORK/pending" || true
+    [ -s "$WORK/pending" ] || break
+    sleep 1
+  done
+  [ ! -s "$WORK/pending" ] || fail "$(wc -l <"$WORK/pending") callbacks still pending 120 s after the last restart, e.g. $(head -n1 "$WORK/pending")"
+  sort -o "$WORK/settled" "$WORK/settled"
+  bad=$(grep -v ' delivered ' "$WORK/settled" | head -n1 || true)
+  [ -z "$bad" ] || fail "callback not delivered (job, status, attempts): $bad"
+  check_callbacks final
+  awk '$3 == 200 {print $1, $5}' "$WORK/received" | sort -u >"$WORK/answered"
+  bad=$(join -v1 "$WORK/owed" "$WORK/answered" | head -n1)
+  [ -z "$bad" ] || fail "the server says delivered, the receiver never answered 200 for job (and status): $bad"
+  bad=$(comm -13 "$WORK/owed" "$WORK/answered" | head -n1)
+  [ -z "$bad" ] || fail "a 200 callback for a job without a callback or with another status (job, status): $bad"
+}
+
+callback_figures() {
+  local answered delivered duplicates requests failed attempts
+  delivered=$(wc -l <"$WORK/settled")
+  answered=$(awk '$3 == 200' "$WORK/received" | wc -l)
+  duplicates=$(awk '$3 == 200 {print $2}' "$WORK/received" | sort | uniq -d | wc -l)
+  requests=$(wc -l <"$WORK/received")
+  failed=$(awk '$3 != 200' "$WORK/received" | wc -l)
+  attempts=$(awk '{n += $3} END {print n + 0}' "$WORK/settled")
+  echo "callbacks: $delivered delivered, $requests requests received ($failed answered 500, $answered answered 200), $duplicates delivery ids answered 200 more than once, $attempts attempts counted by the server"
+}
 
 check_clients() {
   [ ! -s "$WORK/client-failures" ] || fail "cycle $1: $(head -n1 "$WORK/client-failures")"
@@ -130,6 +207,7 @@ cleanup() {
   for pid in "${clients[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait "${clients[@]}" 2>/dev/null || true
   [ -n "$SERVER_PID" ] && kill -9 "$SERVER_PID" 2>/dev/null || true
+  [ -n "$RECEIVER_PID" ] && kill "$RECEIVER_PID" 2>/dev/null || true
   rm -rf "$WORK"
 }
 
@@ -137,6 +215,16 @@ cleanup() {
 start_server cycle0 --data-dir "$data" --time-scale 10
 echo "$URL" >"$WORK/url"
 port="${URL##*:}"
+python3 "$ROOT/examples/callbacks/receiver.py" --secret-file "$data/callback.key" --token crash-token \
+  --fail-every 4 --delay-ms 20 >"$receiver_log" 2>"$WORK/receiver.err" &
+RECEIVER_PID=$!
+hook=""
+for _ in $(seq 1 100); do
+  hook=$(sed -n 's/^receiver listening on //p' "$receiver_log")
+  [ -n "$hook" ] && break
+  sleep 0.05
+done
+[ -n "$hook" ] || fail "the callback receiver starts"
 for c in 1 2 3; do submitter "$c" & clients+=($!); done
 canceller & clients+=($!)
 for c in 1 2; do uploader "$c" & clients+=($!); done
@@ -152,7 +240,7 @@ for cycle in $(seq 1 "$cycles"); do
   restart_server "cycle$cycle"
   check_jobs "$cycle"; check_database "$cycle"; check_uploads "$cycle"; check_callbacks "$cycle"; check_clients "$cycle"
   survived=$cycle
-  echo "cycle $cycle: ok ($(wc -l <"$WORK/accepted") accepted jobs, $(wc -l <"$WORK/uploaded") uploads, $(grep -vcE ' (completed|failed|rejected|cancelled)$' "$WORK/listed" || true) non-terminal at restart)"
+  echo "cycle $cycle: ok ($(wc -l <"$WORK/accepted") accepted jobs, $(wc -l <"$WORK/uploaded") uploads, $(grep -vcE ' (completed|failed|rejected|cancelled)$' "$WORK/listed" || true) non-terminal at restart, $(wc -l <"$WORK/received") callbacks received)"
 done
 touch "$WORK/stop"
 wait "${clients[@]}" 2>/dev/null || true
@@ -169,5 +257,6 @@ list_all "/v1/jobs?limit=100" jobs '.job_id + " " + .status' | sort -u >"$WORK/l
 cat "$WORK"/cancelled.* 2>/dev/null | sort -u >"$WORK/cancelled"
 join "$WORK/cancelled" "$WORK/listed" | grep -v ' cancelled$' >"$WORK/uncancelled" || true
 [ ! -s "$WORK/uncancelled" ] || fail "acknowledged cancel did not end cancelled: $(head -n1 "$WORK/uncancelled")"
-check_database final; check_uploads final; check_callbacks final; check_clients final
-pass "$survived kill -9 cycles survived: $(wc -l <"$WORK/accepted") accepted jobs, 0 lost, all terminal; $(wc -l <"$WORK/cancelled") acknowledged cancels ended cancelled; $(wc -l <"$WORK/uploaded") completed uploads intact; integrity_check ok"
+check_database final; check_uploads final; check_callbacks_final; check_clients final
+callback_figures
+pass "$survived kill -9 cycles survived: $(wc -l <"$WORK/accepted") accepted jobs, 0 lost, all terminal; $(wc -l <"$WORK/cancelled") acknowledged cancels ended cancelled; $(wc -l <"$WORK/uploaded") completed uploads intact; integrity_check ok; $(wc -l <"$WORK/settled") callbacks delivered, every signature valid, one job per delivery id"

@@ -40,9 +40,29 @@ TEST_CASE("store::JobCache drops a read that raced with a put", "[store]") {
   CHECK(cache.find("job_0001")->status == model::JobStatus::running);
 
   cache.put_if_unchanged(make_job(2), seen);
+  cache.put_if_unchanged(make_job(2), seen);
   CHECK_FALSE(cache.find("job_0002"));
   cache.put_if_unchanged(make_job(2), cache.generation());
+  cache.put_if_unchanged(make_job(2), cache.generation());
   CHECK(cache.find("job_0002"));
+}
+
+TEST_CASE("store::JobCache admits a read job on its second offer", "[store]") {
+  JobCache cache(2);
+  cache.put_if_unchanged(make_job(1), cache.generation());
+  CHECK_FALSE(cache.find("job_0001"));
+  cache.put_if_unchanged(make_job(1), cache.generation());
+  CHECK(cache.find("job_0001"));
+}
+
+TEST_CASE("store::JobCache keeps a job read again while others are read once", "[store]") {
+  JobCache cache(2);
+  cache.put(make_job(1));
+  cache.put(make_job(2));
+  for (int i = 3; i < 100; ++i) cache.put_if_unchanged(make_job(i), cache.generation());
+  CHECK(cache.find("job_0001"));
+  CHECK(cache.find("job_0002"));
+  CHECK(cache.size() == 2);
 }
 
 TEST_CASE("store::JobCache with no capacity holds nothing", "[store]") {

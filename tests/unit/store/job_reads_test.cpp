@@ -117,6 +117,60 @@ TEST_CASE("store::list_jobs filters by status, workload type, vendor and workspa
   CHECK(ids_of(store->list_jobs(query).jobs) == std::vector<std::string>{d.id});
 }
 
+TEST_CASE("store::list_jobs pages several statuses newest first across their index ranges", "[store]") {
+  testing::TempDir dir;
+  auto store = testing::open_store(dir.file("jgrid.db").string());
+  WriteBatch batch;
+  const JobStatus cycle[] = {JobStatus::completed, JobStatus::queued, JobStatus::completed, JobStatus::running,
+                             JobStatus::failed};
+  for (int n = 1; n <= 30; ++n) batch.jobs.push_back(make_job(n, cycle[n % 5]));
+  REQUIRE(store->commit(std::move(batch)).ok());
+
+  JobQuery query;
+  query.statuses = {JobStatus::running, JobStatus::queued, JobStatus::running};
+  query.limit = 5;
+  auto first = store->list_jobs(query);
+  CHECK(ids_of(first.jobs) == std::vector<std::string>{job_id(28), job_id(26), job_id(23), job_id(21), job_id(18)});
+  CHECK(first.has_more);
+  query.before_id = first.jobs.back().id;
+  auto second = store->list_jobs(query);
+  CHECK(ids_of(second.jobs) == std::vector<std::string>{job_id(16), job_id(13), job_id(11), job_id(8), job_id(6)});
+  CHECK(second.has_more);
+  query.before_id = second.jobs.back().id;
+  auto last = store->list_jobs(query);
+  CHECK(ids_of(last.jobs) == std::vector<std::string>{job_id(3), job_id(1)});
+  CHECK_FALSE(last.has_more);
+  for (const auto& job : last.jobs) CHECK(job.status == (job.id == job_id(3) ? JobStatus::running : JobStatus::queued));
+
+  query = JobQuery{};
+  query.statuses = {JobStatus::failed, JobStatus::cancelled};
+  query.workspace = "other";
+  CHECK(store->list_jobs(query).jobs.empty());
+}
+
+TEST_CASE("store::count_jobs_by_status follows every status change and failed batch", "[store]") {
+  auto store = testing::open_store(":memory:");
+  REQUIRE(store->commit(testing::jobs_batch({make_job(1), make_job(2), make_job(3, JobStatus::running)})).ok());
+  CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"queued", 2}, {"running", 1}});
+
+  // Two versions of one job in one batch, a job rewritten with its status
+  // unchanged, and a job moved on.
+  auto done = make_job(1, JobStatus::running);
+  REQUIRE(store->commit(testing::jobs_batch({done, make_job(2), make_job(3, JobStatus::completed)})).ok());
+  done.status = JobStatus::completed;
+  REQUIRE(store->commit(testing::jobs_batch({done})).ok());
+  CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"completed", 2}, {"queued", 1}});
+  CHECK(store->count_jobs() == 3);
+
+  auto clash = make_job(4, JobStatus::failed);  // its idempotency key is taken: the batch fails whole
+  auto first = make_job(5);
+  first.idempotency_key = clash.idempotency_key = "key";
+  REQUIRE(store->commit(testing::jobs_batch({first})).ok());
+  CHECK_FALSE(store->commit(testing::jobs_batch({make_job(6, JobStatus::running), clash})).ok());
+  CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"completed", 2}, {"queued", 2}});
+  CHECK(store->count_jobs() == 4);
+}
+
 TEST_CASE("store::live_jobs returns every job that is not terminal", "[store]") {
   auto store = testing::open_store(":memory:");
   WriteBatch batch;

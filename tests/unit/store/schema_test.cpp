@@ -112,3 +112,65 @@ TEST_CASE("store::open fails with STORE_OPEN_FAILED on a file that is not a data
   CHECK(store.error().code == "STORE_OPEN_FAILED");
   CHECK_THAT(store.error().message, Catch::Contains(path.string()));
 }
+
+TEST_CASE("store::open brings a version-2 file forward to the status page index", "[store]") {
+  TempDir dir;
+  const std::string path = dir.file("v2.db").string();
+  {
+    auto conn = open_file(path);
+    const std::vector<MigrationStep> v2(migration_steps().begin(), migration_steps().begin() + 2);
+    REQUIRE(migrate(*conn, v2).ok());
+    conn->exec("INSERT INTO jobs (id, workspace, status, workload_type, gpu_vendor, created_ms, updated_ms, doc) "
+               "VALUES ('job_1', 'local', 'running', 'inference', 'amd', 1, 1, '{}')");
+  }
+  auto store = testing::open_store(path);
+  store.reset();
+  auto conn = open_file(path);
+  CHECK(read_schema_version(*conn) == Store::schema_version());
+  CHECK(conn->scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'jobs_by_workspace_status'") ==
+        1);
+  auto plan = conn->query(
+      "EXPLAIN QUERY PLAN SELECT id FROM jobs WHERE workspace = 'local' AND status = 'running' ORDER BY id DESC");
+  REQUIRE(plan.next());
+  CHECK_THAT(std::string(plan.text(3)), Catch::Contains("jobs_by_workspace_status"));
+  CHECK(conn->scalar("SELECT COUNT(*) FROM jobs WHERE status = 'running'") == 1);
+}
+
+TEST_CASE("store::open brings a version-3 file forward to job counts taken from its rows", "[store]") {
+  TempDir dir;
+  const std::string path = dir.file("v3.db").string();
+  {
+    auto conn = open_file(path);
+    const std::vector<MigrationStep> v3(migration_steps().begin(), migration_steps().begin() + 3);
+    REQUIRE(migrate(*conn, v3).ok());
+    for (const char* row : {"'job_1', 'running'", "'job_2', 'completed'", "'job_3', 'completed'"})
+      conn->exec(std::string("INSERT INTO jobs (id, status, workspace, workload_type, gpu_vendor, created_ms, "
+                             "updated_ms, doc) VALUES (") + row + ", 'local', 'inference', 'amd', 1, 1, '{}')");
+  }
+  auto store = testing::open_store(path);
+  CHECK(store->count_jobs() == 3);
+  CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"completed", 2}, {"running", 1}});
+}
+
+TEST_CASE("store::open brings a version-4 file forward to pages by workload type and by vendor", "[store]") {
+  TempDir dir;
+  const std::string path = dir.file("v4.db").string();
+  {
+    auto conn = open_file(path);
+    const std::vector<MigrationStep> v4(migration_steps().begin(), migration_steps().begin() + 4);
+    REQUIRE(migrate(*conn, v4).ok());
+  }
+  testing::open_store(path).reset();
+  auto conn = open_file(path);
+  CHECK(read_schema_version(*conn) == Store::schema_version());
+  const std::pair<const char*, const char*> plans[] = {
+      {"workload_type = 'training'", "jobs_by_workspace_workload"},
+      {"gpu_vendor = 'amd'", "jobs_by_workspace_vendor"},
+      {"status = 'running'", "jobs_by_workspace_status"}};
+  for (const auto& [filter, index] : plans) {
+    auto plan = conn->query(std::string("EXPLAIN QUERY PLAN SELECT id FROM jobs WHERE workspace = 'local' AND ") +
+                            filter + " ORDER BY id DESC LIMIT 21");
+    REQUIRE(plan.next());
+    CHECK_THAT(std::string(plan.text(3)), Catch::Contains(index));
+  }
+}
