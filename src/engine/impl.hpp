@@ -37,10 +37,6 @@ namespace jgrid::engine {
 // there until it is.
 inline constexpr int k_max_bypasses = 3;
 
-// Workload output queued for the store, in bytes, past which the executor
-// thread queuing more waits for the store (run_sink.cpp).
-inline constexpr std::int64_t k_log_backlog_bytes = 8 << 20;
-
 // The working state of one scheduling pass (scheduler.cpp). Within a pass
 // the free capacity only shrinks and held classes only grow, so a route key
 // that failed once fails for every later job with the same key.

@@ -116,7 +116,7 @@ void Engine::Impl::output_lines(const std::string& job_id, const std::vector<exe
   if (behind) m_store.flush();
 }
 
-// Back-pressure: once k_log_backlog_bytes of output were queued since the
+// Back-pressure: once max_log_backlog_bytes of output were queued since the
 // store was last waited for, the executor thread that queued them waits
 // for the store (without the mutex). A container printing faster than the
 // disk takes it then waits with its output in its own log file or pipe,
@@ -124,7 +124,7 @@ void Engine::Impl::output_lines(const std::string& job_id, const std::vector<exe
 bool Engine::Impl::queue_output_locked(store::WriteBatch batch) {
   for (const auto& entry : batch.logs) m_log_backlog += static_cast<std::int64_t>(entry.message.size()) + 1;
   enqueue_locked(std::move(batch));
-  if (m_log_backlog < k_log_backlog_bytes) return false;
+  if (m_log_backlog < m_options.max_log_backlog_bytes) return false;
   m_log_backlog = 0;
   return true;
 }

@@ -129,6 +129,22 @@ TEST_CASE("engine sink has every line of a batch stored once the job has ended",
   CHECK(done.stdout_tail.rfind("\n" + expected_tail) == done.stdout_tail.size() - expected_tail.size() - 1);
 }
 
+TEST_CASE("engine sink makes an executor that outpaces the store wait for it", "[engine]") {
+  engine::EngineOptions options;
+  options.max_log_backlog_bytes = 1000;
+  EngineFixture f({make_node("mi300x-1", "amd", 8)}, options);
+  model::Job job = f.submit_running(make_spec("amd"));
+  std::vector<exec::LogLine> batch(20000, exec::LogLine{"stdout", std::string(99, 'y')});
+  f.executor->output_lines(job.id, {batch.begin(), batch.begin() + 9});  // 900 bytes: below the bound
+  f.executor->output_lines(job.id, batch);
+  // The bound was crossed: the call returned only once the store had it all.
+  CHECK(f.store->max_log_sequence(job.id) == 20009);
+  for (int i = 0; i < 4; ++i) f.executor->output(job.id, "stderr", std::string(299, 'z'));  // the 4th crosses it
+  CHECK(f.store->max_log_sequence(job.id) == 20013);  // single lines count too
+  f.executor->finish(job.id, 0);
+  REQUIRE(f.reaches(job.id, JobStatus::completed));
+}
+
 TEST_CASE("engine sink collects regular files of the artifacts dir", "[engine]") {
   EngineFixture f({make_node("mi300x-1", "amd", 8)});
   model::Job job = f.submit_running(make_spec("amd"));

@@ -163,6 +163,25 @@ TEST_CASE("exec::ContainerExecutor runs a job: output lines, artifacts, exit 0",
   CHECK_FALSE(fs::exists(container_log_file(harness.workspace.path(), id)));  // the output file went with it
 }
 
+TEST_CASE("exec::ContainerExecutor keeps long lines whole and a last line without newline", "[exec][container][podman]") {
+  REQUIRE_PODMAN_OR_RETURN();
+  Harness harness;
+  // 16 KiB on one line: the engine writes it to the log file in pieces.
+  RunRequest request = harness.request(
+      "long", {"sh", "-c",
+               "i=0; s=x; while [ $i -lt 14 ]; do s=$s$s; i=$((i+1)); done; "
+               "echo first; echo $s; echo oops >&2; echo $s >&2; printf 'no newline'"});
+  RunOutcome outcome = harness.run(request);
+  const std::string& id = request.job.id;
+  CHECK(outcome.exit_code == 0);
+  const std::string long_line(16384, 'x');
+  CHECK(harness.sink.lines(id, "stdout") == std::vector<std::string>{"first", long_line, "no newline"});
+  CHECK(harness.sink.lines(id, "stderr") == std::vector<std::string>{"oops", long_line});
+  auto starting = harness.sink.find(id, "step", "job.container_starting");
+  CHECK(starting->data["argv"].dump().find("path=" + container_log_file(harness.workspace.path(), id).string()) !=
+        std::string::npos);
+}
+
 TEST_CASE("exec::ContainerExecutor reports a nonzero exit as NONZERO_EXIT", "[exec][container][podman]") {
   REQUIRE_PODMAN_OR_RETURN();
   Harness harness;
