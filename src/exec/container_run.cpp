@@ -68,11 +68,12 @@ void ContainerRun::launch() {
     RunOutcome outcome = early ? *early : (stopping() ? RunOutcome{} : follow());
     if (stopping()) {
       clean_up_after_stop();
+      if (m_stop.load() == Stop::cancel) discard_log_file();  // detach: a later server reads it
     } else {
       finish(outcome);
       if (m_container_made) remove_container();  // the job's end is reported: off its path
+      discard_log_file();
     }
-    if (m_stop.load() != Stop::detach) discard_log_file();
     m_done = true;
   });
 }
