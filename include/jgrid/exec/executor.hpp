@@ -41,8 +41,8 @@ struct LogLine {
   std::string text;    // without its newline
 };
 
-// The engine's side of a run. Executors call it from their own threads; every
-// method is thread-safe and never blocks on I/O for long. After finished()
+// The engine's side of a run, called from executor threads; thread-safe, never blocking on I/O for long (but
+// output calls wait for the store while output comes faster than it is stored: back-pressure). After finished()
 // (or after cancel() returned) an executor makes no more calls for that job.
 class RunSink {
  public:
