@@ -92,9 +92,12 @@ struct Engine::Impl final : exec::RunSink {
   void step(const std::string& job_id, model::Phase phase, const std::string& event_type, const std::string& message,
             nlohmann::json data) override;
   void output(const std::string& job_id, const std::string& stream, const std::string& line) override;
+  void output_lines(const std::string& job_id, const std::vector<exec::LogLine>& lines) override;
   void image_digest(const std::string& job_id, const std::string& digest) override;
   void finished(const std::string& job_id, const exec::RunOutcome& outcome) override;
   LiveJob* sink_target_locked(const std::string& job_id);
+  // Queues output lines; true when the caller must then wait for the store.
+  bool queue_output_locked(store::WriteBatch batch);
   void end_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch);
   void lose_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch);
 
@@ -164,6 +167,7 @@ struct Engine::Impl final : exec::RunSink {
   std::set<std::string> m_launching;  // executor start() in progress
   std::condition_variable m_launched_cv;  // a start() in progress returned
   std::int64_t m_last_tail_write_ms = 0;        // steady ms of the last periodic tail write
+  std::int64_t m_log_backlog = 0;               // output bytes queued since the store was last waited for
   std::int64_t m_last_tick_ms = 0;              // steady ms of the last delay check
   std::unique_ptr<CallbackSender> m_sender;     // set by start() when there is a transport
 };

@@ -38,6 +38,20 @@ bool succeeded(const exec::RunOutcome& outcome) {
   return outcome.exit_code && *outcome.exit_code == 0 && outcome.failure_code.empty() && !outcome.timed_out;
 }
 
+// Only the lines of a batch within a tail's size from its end can be in
+// the tail: the others are not copied there (a batch may be 10^4 lines).
+void append_tails(model::Job& job, const std::vector<exec::LogLine>& lines) {
+  for (const char* stream : {"stdout", "stderr"}) {
+    std::size_t first = lines.size(), bytes = 0;
+    while (first > 0 && bytes <= model::k_tail_bytes)
+      if (lines[--first].stream == stream) bytes += lines[first].text.size() + 1;
+    std::string text;
+    for (std::size_t i = first; i < lines.size(); ++i)
+      if (lines[i].stream == stream) text.append(lines[i].text).push_back('\n');
+    if (!text.empty()) model::append_tail(stream == std::string("stderr") ? job.stderr_tail : job.stdout_tail, text);
+  }
+}
+
 nlohmann::json artifact_names(const std::vector<model::Artifact>& artifacts) {
   nlohmann::json names = nlohmann::json::array();
   for (const auto& artifact : artifacts) names.push_back(artifact.filename);
@@ -70,14 +84,49 @@ void Engine::Impl::step(const std::string& job_id, model::Phase phase, const std
 // Log lines go to the store as they come; the job document (tails) is
 // written at the next step, tick or end, not per line.
 void Engine::Impl::output(const std::string& job_id, const std::string& stream, const std::string& line) {
-  std::lock_guard lock(m_mutex);
-  LiveJob* live = sink_target_locked(job_id);
-  if (!live) return;
-  store::WriteBatch batch;
-  m_recorder.output(*live, batch, stream, line);
-  model::append_tail(stream == "stderr" ? live->job.stderr_tail : live->job.stdout_tail, line + "\n");
-  live->tails_dirty = true;
+  bool behind = false;
+  {
+    std::lock_guard lock(m_mutex);
+    LiveJob* live = sink_target_locked(job_id);
+    if (!live) return;
+    store::WriteBatch batch;
+    m_recorder.output(*live, batch, stream, line);
+    model::append_tail(stream == "stderr" ? live->job.stderr_tail : live->job.stdout_tail, line + "\n");
+    live->tails_dirty = true;
+    behind = queue_output_locked(std::move(batch));
+  }
+  if (behind) m_store.flush();
+}
+
+// A batch of lines is one store batch: one transaction at most, and one
+// wake of the live log followers.
+void Engine::Impl::output_lines(const std::string& job_id, const std::vector<exec::LogLine>& lines) {
+  bool behind = false;
+  {
+    std::lock_guard lock(m_mutex);
+    LiveJob* live = sink_target_locked(job_id);
+    if (!live || lines.empty()) return;
+    store::WriteBatch batch;
+    batch.logs.reserve(lines.size());
+    for (const auto& line : lines) m_recorder.output(*live, batch, line.stream, line.text);
+    append_tails(live->job, lines);
+    live->tails_dirty = true;
+    behind = queue_output_locked(std::move(batch));
+  }
+  if (behind) m_store.flush();
+}
+
+// Back-pressure: once max_log_backlog_bytes of output were queued since the
+// store was last waited for, the executor thread that queued them waits
+// for the store (without the mutex). A container printing faster than the
+// disk takes it then waits with its output in its own log file or pipe,
+// instead of the server's memory growing with the queue.
+bool Engine::Impl::queue_output_locked(store::WriteBatch batch) {
+  for (const auto& entry : batch.logs) m_log_backlog += static_cast<std::int64_t>(entry.message.size()) + 1;
   enqueue_locked(std::move(batch));
+  if (m_log_backlog < m_options.max_log_backlog_bytes) return false;
+  m_log_backlog = 0;
+  return true;
 }
 
 void Engine::Impl::image_digest(const std::string& job_id, const std::string& digest) {

@@ -89,12 +89,25 @@ void add_env(Argv& argv, const RunRequest& request) {
 
 std::string container_name_for(const std::string& job_id) { return "jgrid-" + job_id; }
 
+std::filesystem::path container_log_file(const std::filesystem::path& workspace_dir, const std::string& job_id) {
+  return workspace_dir / (container_name_for(job_id) + ".log");
+}
+
+std::optional<std::filesystem::path> container_log_path(const RunRequest& request, const ContainerOptions& options) {
+  if (std::filesystem::path(options.engine).filename() != "podman") return std::nullopt;
+  for (const auto& arg : options.engine_args)
+    if (arg.rfind("--log-driver", 0) == 0 || arg.rfind("--log-opt", 0) == 0) return std::nullopt;
+  return container_log_file(workspace_of(request, options), request.job.id);
+}
+
 std::vector<std::string> build_run_argv(const RunRequest& request, const ContainerOptions& options,
                                         const std::string& container_name) {
   Argv argv{options.engine, "run"};
   argv.insert(argv.end(), options.engine_args.begin(), options.engine_args.end());
   add(argv, {"-d", "--name", container_name, "--label", std::string(k_job_label) + "=" + request.job.id});
   add(argv, {"--label", "io.jgrid.attempt=" + std::to_string(request.job.attempts)});
+  if (auto log_file = container_log_path(request, options))
+    add(argv, {"--log-driver", "k8s-file", "--log-opt", "path=" + log_file->string()});
   add_mounts(argv, workspace_of(request, options), options.selinux_relabel.value_or(false));
   auto gpus = assigned_gpus(request, options);
   if (!gpus.empty()) add_devices(argv, gpus, options);

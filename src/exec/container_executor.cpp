@@ -140,6 +140,9 @@ Status ContainerExecutorImpl::remove_container(const std::string& job_id) {
   if (!removed.ok()) return make_error("ENGINE_UNAVAILABLE", removed.error().message);
   if (removed->exit_code != 0)
     return make_error("ENGINE_UNAVAILABLE", engine_failure(m_options.engine, "rm", job_id, removed.value()));
+  std::error_code ignored;
+  if (!m_options.data_dir.empty())
+    std::filesystem::remove(container_log_file(m_options.data_dir / "jobs" / job_id, job_id), ignored);
   return Ok{};
 }
 

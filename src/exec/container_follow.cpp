@@ -30,25 +30,32 @@ std::string format_seconds(double seconds) {
 
 }  // namespace
 
+// Counts a line read and says whether it is one of those to skip (stored
+// before a restart).
+bool ContainerRun::skip_line(const std::string& stream) {
+  bool err = stream == "stderr";
+  ++(err ? m_read.stderr_lines : m_read.stdout_lines);
+  std::size_t& skip = err ? m_skip.stderr_lines : m_skip.stdout_lines;
+  if (skip == 0) return false;
+  --skip;
+  return true;
+}
+
 void ContainerRun::on_log_line(const std::string& stream, const std::string& line) {
   ++m_lines_seen;
-  ++(stream == "stderr" ? m_read.stderr_lines : m_read.stdout_lines);
-  std::size_t& skip = stream == "stderr" ? m_skip.stderr_lines : m_skip.stdout_lines;
-  if (skip > 0) {
-    --skip;
-    return;
-  }
-  report([&](RunSink& sink) { sink.output(job_id(), stream, line); });
+  if (!skip_line(stream)) report([&](RunSink& sink) { sink.output(job_id(), stream, line); });
+}
+
+void ContainerRun::on_log_lines(std::vector<LogLine>& lines) {
+  m_lines_seen += lines.size();
+  auto skipped = std::remove_if(lines.begin(), lines.end(), [&](const LogLine& line) { return skip_line(line.stream); });
+  lines.erase(skipped, lines.end());
+  if (!lines.empty()) report([&](RunSink& sink) { sink.output_lines(job_id(), lines); });
 }
 
 RunOutcome ContainerRun::follow() {
-  auto logs =
-      StreamedProcess::start(engine_argv({"logs", "-f", m_name}),
-                             [this](const std::string& stream, const std::string& line) { on_log_line(stream, line); });
-  if (!logs.ok())
-    report([&](RunSink& sink) {
-      sink.output(job_id(), "stderr", "jgrid: cannot follow output: " + logs.error().message);
-    });
+  std::unique_ptr<LogFileFollower> file = m_log_file ? follow_log_file() : nullptr;
+  std::unique_ptr<StreamedProcess> logs = m_log_file ? nullptr : follow_engine_logs();
   std::string wait_out, wait_err;
   auto waiter = StreamedProcess::start(
       engine_argv({"wait", m_name}),
@@ -58,13 +65,39 @@ RunOutcome ContainerRun::follow() {
   bool timed_out = false;
   std::optional<int> waited = wait_for_exit(*waiter.value(), timed_out);
   if (stopping()) return RunOutcome{};
-  if (logs.ok()) drain(*logs.value());
-  if (waited == 0) catch_up_logs();
+  end_of_output(file.get(), logs.get(), waited == 0);
   if (stopping()) return RunOutcome{};
   auto parsed = waited == 0 ? util::parse_int(util::trim(wait_out)) : std::nullopt;
   std::optional<int> exit_code;
   if (parsed) exit_code = static_cast<int>(*parsed);
   return outcome_of(exit_code, timed_out, wait_err.empty() ? "exit " + std::to_string(waited.value_or(-1)) : wait_err);
+}
+
+std::unique_ptr<LogFileFollower> ContainerRun::follow_log_file() {
+  return std::make_unique<LogFileFollower>(*m_log_file, [this](std::vector<LogLine>& lines) { on_log_lines(lines); });
+}
+
+std::unique_ptr<StreamedProcess> ContainerRun::follow_engine_logs() {
+  auto logs =
+      StreamedProcess::start(engine_argv({"logs", "-f", m_name}),
+                             [this](const std::string& stream, const std::string& line) { on_log_line(stream, line); });
+  if (logs.ok()) return std::move(logs).value();
+  report([&](RunSink& sink) {
+    sink.output(job_id(), "stderr", "jgrid: cannot follow output: " + logs.error().message);
+  });
+  return nullptr;
+}
+
+// The container has ended (`exited`: `wait` said so): what is left of its output.
+void ContainerRun::end_of_output(LogFileFollower* file, StreamedProcess* logs, bool exited) {
+  if (file) {
+    std::string error = file->finish();  // after `wait` the file is whole
+    if (!error.empty())
+      report([&](RunSink& sink) { sink.output(job_id(), "stderr", "jgrid: cannot follow output: " + error); });
+    return;
+  }
+  if (logs) drain(*logs);
+  if (exited) catch_up_logs();
 }
 
 // `logs -f` may stop following as soon as the container exits, before it has
@@ -107,13 +140,11 @@ std::optional<int> ContainerRun::wait_for_exit(StreamedProcess& waiter, bool& ti
 
 RunOutcome ContainerRun::outcome_of(std::optional<int> exit_code, bool timed_out, const std::string& wait_error) {
   if (!exit_code) {
-    remove_container();
     return RunOutcome{
         std::nullopt, timed_out, "NODE_LOST",
         "lost container " + m_name + " of " + job_id() + ": " + engine_kind(m_options.engine) + " wait: " + wait_error};
   }
   bool oom = *exit_code == k_sigkill_exit && !timed_out && oom_killed();
-  remove_container();
   RunOutcome outcome{exit_code, timed_out, "", "workload exited with code " + std::to_string(*exit_code)};
   if (timed_out) {
     outcome.failure_code = "TIMED_OUT";
@@ -134,6 +165,11 @@ void ContainerRun::stop_container() {
   auto stopped = run_command(engine_argv({"stop", "-t", std::to_string(m_options.stop_grace_seconds), m_name}),
                              k_command_timeout + std::chrono::seconds(m_options.stop_grace_seconds));
   if (!stopped.ok() || stopped->exit_code != 0) (void)run_command(engine_argv({"kill", m_name}), k_command_timeout);
+}
+
+void ContainerRun::discard_log_file() {
+  std::error_code ignored;
+  if (m_log_file) std::filesystem::remove(*m_log_file, ignored);
 }
 
 void ContainerRun::remove_container() {

@@ -50,6 +50,14 @@ ContainerRun::ContainerRun(RunRequest request, RunSink& sink, const ContainerOpt
       m_on_retire(std::move(on_retire)),
       m_name(container_name_for(m_request.job.id)) {
   if (m_request.workspace_dir.empty()) m_request.workspace_dir = options.data_dir / "jobs" / m_request.job.id;
+  m_log_file = container_log_path(m_request, options);
+  if (mode == Mode::reattach) {
+    m_container_made = true;
+    // Its container may have been started with other options: the file decides.
+    m_log_file = container_log_file(m_request.workspace_dir, job_id());
+    std::error_code error;
+    if (!std::filesystem::exists(*m_log_file, error)) m_log_file.reset();
+  }
 }
 
 ContainerRun::~ContainerRun() { join(); }
@@ -58,10 +66,14 @@ void ContainerRun::launch() {
   m_thread = std::thread([this] {
     std::optional<RunOutcome> early = m_mode == Mode::start ? begin() : std::nullopt;
     RunOutcome outcome = early ? *early : (stopping() ? RunOutcome{} : follow());
-    if (stopping())
+    if (stopping()) {
       clean_up_after_stop();
-    else
+      if (m_stop.load() == Stop::cancel) discard_log_file();  // detach: a later server reads it
+    } else {
       finish(outcome);
+      if (m_container_made) remove_container();  // the job's end is reported: off its path
+      discard_log_file();
+    }
     m_done = true;
   });
 }
@@ -187,13 +199,14 @@ std::optional<RunOutcome> ContainerRun::run_container() {
             {"gpu_indices", indices},
             {"attach", attach_name(m_options, any_gpu)}});
   if (stopping()) return RunOutcome{};
+  discard_log_file();  // an earlier attempt's: the engine would append to it
   m_container_made = true;
   // Not interruptible: a stop now must find the container made, to remove it.
   auto ran = run_detached(argv);
   if (!ran.ok()) return failure("START_FAILED", "cannot run the container engine: " + ran.error().message);
   if (ran->exit_code != 0) {
-    remove_container();  // a runtime failure leaves a created, never started container
     m_images.forget(m_request.job.spec.image);
+    // Removed after finished(): a runtime failure leaves a created, never started container.
     return failure("START_FAILED", engine_failure(m_options.engine, "run", job_id(), ran.value()));
   }
   m_running_at_ms = m_clock->now_ms();

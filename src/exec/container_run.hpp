@@ -2,7 +2,9 @@
 // One job's container on a thread of its own: from `image inspect` to `rm`
 // (Mode::start) or from following an existing container (Mode::reattach).
 // Every sink call goes through one guard, so stop() can promise that no call
-// starts after it returns.
+// starts after it returns. Output is read from the container's log file
+// (container_log_follower.hpp) when it has one, else through `logs -f`;
+// the container is removed after finished(), off the path to the job's end.
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -11,6 +13,7 @@
 #include <thread>
 
 #include "exec/container_image_cache.hpp"
+#include "exec/container_log_follower.hpp"
 #include "exec/container_process.hpp"
 #include "jgrid/exec/container_executor.hpp"
 
@@ -42,8 +45,12 @@ class ContainerRun {
  private:
   std::optional<RunOutcome> begin();
   RunOutcome follow();
+  std::unique_ptr<LogFileFollower> follow_log_file();
+  std::unique_ptr<StreamedProcess> follow_engine_logs();
+  void end_of_output(LogFileFollower* file, StreamedProcess* logs, bool exited);
   void catch_up_logs();
   void drain(StreamedProcess& logs);
+  void discard_log_file();
   void finish(const RunOutcome& outcome);
   void clean_up_after_stop();
 
@@ -67,6 +74,8 @@ class ContainerRun {
   void report(Call&& call);
   void step(model::Phase phase, const std::string& type, const std::string& message, nlohmann::json data);
   void on_log_line(const std::string& stream, const std::string& line);
+  void on_log_lines(std::vector<LogLine>& lines);
+  bool skip_line(const std::string& stream);
 
   RunRequest m_request;
   RunSink& m_sink;
@@ -74,12 +83,17 @@ class ContainerRun {
   ImageCache& m_images;
   std::shared_ptr<util::Clock> m_clock;
   const Mode m_mode;
-  LogSkip m_skip;  // counted down by the two log reader threads, one field each
+  // Counted down by the log readers: the follower's thread, or the two
+  // reader threads of `logs -f`, one field each.
+  LogSkip m_skip;
   LogSkip m_read;  // lines read per stream, skipped ones included; same threads, same fields
   std::function<void(ContainerRun&)> m_on_retire;
   const std::string m_name;
+  // The file the engine writes the container's output to, when it has one
+  // (container_log_path; on reattach only when the file is there).
+  std::optional<std::filesystem::path> m_log_file;
   std::int64_t m_running_at_ms = 0;
-  bool m_container_made = false;  // `run` was attempted: a container may exist
+  bool m_container_made = false;  // `run` was attempted (or reattached): a container may exist
   bool m_pulled = false;          // the image was not local
 
   std::atomic<Stop> m_stop{Stop::none};

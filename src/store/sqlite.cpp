@@ -1,5 +1,6 @@
 #include "store/sqlite.hpp"
 
+#include <mutex>
 #include <utility>
 
 namespace jgrid::store::sql {
@@ -26,6 +27,11 @@ void Query::check_bind(int rc, int index) {
 Query& Query::bind(int index, std::string_view text) {
   check_bind(sqlite3_bind_text(m_stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT),
              index);
+  return *this;
+}
+
+Query& Query::bind_static(int index, std::string_view text) {
+  check_bind(sqlite3_bind_text(m_stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC), index);
   return *this;
 }
 
@@ -62,6 +68,10 @@ std::string_view Query::text(int column) const {
 bool Query::is_null(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
 
 Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, int flags, int busy_timeout_ms) {
+  // Before SQLite initialises (its first open): its allocation statistics,
+  // which nothing reads, take a process-wide mutex on every malloc and free.
+  static std::once_flag configured;
+  std::call_once(configured, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
   sqlite3* db = nullptr;
   // NOMUTEX: each connection is used by one thread at a time (see header).
   int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);

@@ -42,6 +42,9 @@ class Query {
 
   // Parameter indexes start at 1, as in SQLite.
   Query& bind(int index, std::string_view text);
+  // Binds without a copy: `text` must stay valid until this Query ends
+  // (the row writers' hot path).
+  Query& bind_static(int index, std::string_view text);
   Query& bind(int index, std::int64_t value);
   Query& bind_null(int index);
 

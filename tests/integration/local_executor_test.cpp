@@ -73,7 +73,7 @@ TEST_CASE("local: a ROCm job runs in a container, logs live, result.json downloa
   CHECK(log_lines(server, id) == std::vector<std::string>{"first-line", "done"});
   auto argv = event_of(server, id, "job.container_starting")["data"]["argv"];
   CHECK(std::count(argv.begin(), argv.end(), "--device") == 0);  // no GPU: no device flag
-  CHECK_FALSE(container_exists(id));
+  CHECK(container_removed(id));
 }
 
 TEST_CASE("local: stdout and stderr arrive over time; non-zero exit fails the job", "[podman][local]") {
@@ -102,7 +102,7 @@ TEST_CASE("local: a job over its timeout is stopped and fails TIMED_OUT", "[podm
   CHECK(job["timed_out"] == true);
   CHECK(has(event_types(server, id), "job.timed_out"));
   CHECK(log_lines(server, id) == std::vector<std::string>{"begin"});
-  CHECK_FALSE(container_exists(id));
+  CHECK(container_removed(id));
 }
 
 TEST_CASE("local: cancel mid-run removes the container and keeps the partial logs", "[podman][local]") {
@@ -156,7 +156,7 @@ TEST_CASE("local: a CUDA-labelled image under ROCm intent ends rejected without 
   CHECK(event_of(server, id, "job.rejected")["data"]["rule"] == "image.cuda_metadata");
   CHECK(log_lines(server, id).empty());
   CHECK(server.get("/v1/jobs/" + id + "/artifacts").json["artifacts"].empty());
-  CHECK_FALSE(container_exists(id));
+  CHECK(container_removed(id));
 }
 
 TEST_CASE("local: with the engine's image catalog, the CUDA-labelled image is refused on submit", "[podman][local]") {

@@ -3,7 +3,9 @@
 // node is the local one, run by the real podman executor (sandbox engine
 // args of sandbox.md, no GPU unless a sysfs fixture is given), with late
 // screening as serve wires it. Tests using it carry the [podman] tag.
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #include "jgrid/engine/late_screening.hpp"
 #include "jgrid/exec/container_executor.hpp"
@@ -81,6 +83,16 @@ inline Json local_job(const std::string& script, const std::string& image = k_lo
 
 inline bool container_exists(const std::string& job_id) {
   return std::system(("podman container exists jgrid-" + job_id + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// True once the job's container is gone: it is removed after the job's end
+// is recorded, so shortly after a client sees the job terminal. Gives up
+// after a minute (a loaded machine can take podman that long).
+inline bool container_removed(const std::string& job_id) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (container_exists(job_id) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return !container_exists(job_id);
 }
 
 inline std::vector<std::string> event_types(const TestServer& server, const std::string& id) {

@@ -55,6 +55,10 @@ struct EngineOptions {
   int max_attempts = 2;                  // placements per job before NODE_LOST is final
   std::int64_t delay_threshold_ms = 5 * 60 * 1000;
   std::int64_t max_log_bytes = 64LL * 1024 * 1024;
+  // Workload output queued for the store, in bytes, past which the executor
+  // thread that queues more waits for the store to catch up (back-pressure:
+  // a container printing faster than the disk takes waits, not the memory).
+  std::int64_t max_log_backlog_bytes = 8LL * 1024 * 1024;
   std::int64_t upload_ttl_ms = 60 * 60 * 1000;
   // Callbacks (api.md §5). Without a transport no sender runs and
   // deliveries wait in the outbox for a process that has one.

@@ -7,8 +7,12 @@
 // when absent) → image_digest + job.image_inspected {image, digest, labels,
 // env} → late screening (ContainerOptions::screen_image) → workspace dirs →
 // job.inputs_prepared → job.container_starting {argv with env values masked}
-// → `<engine> run -d` → job.running → `<engine> logs -f` line by line into
-// output() and `<engine> wait` for the exit code → `<engine> rm` → finished().
+// → `<engine> run -d` → job.running → output into output_lines() (the
+// container's log file read directly with podman, see container_log_path;
+// else `<engine> logs -f` line by line into output()) and `<engine> wait`
+// for the exit code → finished() → `<engine> rm` (after the end is reported,
+// so the job ends without waiting for it; leftovers of a server that died
+// in between are removed at its next start).
 // Timeout (spec.timeout_seconds, clock time from job.running) →
 // `stop -t <grace>` (`kill` when stop fails) → TIMED_OUT. Cancel → the same
 // stop, then `rm -f`, on the run's thread after cancel() returned. The
@@ -74,8 +78,20 @@ struct ContainerOptions {
 // "jgrid-<job_id>".
 std::string container_name_for(const std::string& job_id);
 
+// "<workspace_dir>/jgrid-<job_id>.log": where a job's container output is
+// written when the executor has the engine write it to a file.
+std::filesystem::path container_log_file(const std::filesystem::path& workspace_dir, const std::string& job_id);
+
+// The file the engine is told to write the container's output to, which the
+// executor then follows itself: container_log_file() of the job's workspace
+// with podman (its k8s-file log driver). nullopt with docker, and when
+// engine_args choose a log driver or log options of their own: the output
+// is then followed through `<engine> logs -f`.
+std::optional<std::filesystem::path> container_log_path(const RunRequest& request, const ContainerOptions& options);
+
 // The full `run` argv: engine, `run`, engine_args, `-d`, name and labels,
-// the three workspace mounts and `-w /workspace`, GPU flags, `--ipc=host`
+// `--log-driver k8s-file --log-opt path=<file>` when container_log_path()
+// gives a file, the three workspace mounts and `-w /workspace`, GPU flags, `--ipc=host`
 // (training, fine-tuning, framework vllm-rocm), `-e KEY=VALUE` per job env
 // entry then JGRID_JOB_ID, JUNGLE_GRID_JOB_ID and ROCR_VISIBLE_DEVICES (the
 // placement's gpu_indices; the job's own values of these three are
@@ -128,7 +144,8 @@ class ContainerExecutor : public Executor {
   // list_job_containers() with this executor's engine.
   virtual Result<std::vector<JobContainer>> job_containers() const = 0;
   // `rm -f jgrid-<job_id>` (for containers of jobs that will not be
-  // reattached). A missing container is not an error; Error
+  // reattached), and its log file in <data_dir>/jobs/<job_id>. A missing
+  // container is not an error; Error
   // ENGINE_UNAVAILABLE when the engine fails.
   virtual Status remove_container(const std::string& job_id) = 0;
   // The options in force (auto fields resolved).

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "jgrid/model/job.hpp"
 #include "jgrid/model/node.hpp"
@@ -34,8 +35,14 @@ struct RunOutcome {
 
 class FaultBook;
 
-// The engine's side of a run. Executors call it from their own threads; every
-// method is thread-safe and never blocks on I/O for long. After finished()
+// One line of workload output.
+struct LogLine {
+  std::string stream;  // "stdout" | "stderr"
+  std::string text;    // without its newline
+};
+
+// The engine's side of a run, called from executor threads; thread-safe, never blocking on I/O for long (but
+// output calls wait for the store while output comes faster than it is stored: back-pressure). After finished()
 // (or after cancel() returned) an executor makes no more calls for that job.
 class RunSink {
  public:
@@ -47,6 +54,12 @@ class RunSink {
                     const std::string& message, nlohmann::json data = nlohmann::json::object()) = 0;
   // One line of workload output; `stream` is "stdout" or "stderr".
   virtual void output(const std::string& job_id, const std::string& stream, const std::string& line) = 0;
+  // Lines of workload output that came together, in the order they were
+  // written: the same as output() for each in turn, but a sink may store
+  // them at once. The default does just that.
+  virtual void output_lines(const std::string& job_id, const std::vector<LogLine>& lines) {
+    for (const auto& line : lines) output(job_id, line.stream, line.text);
+  }
   // The image digest once known.
   virtual void image_digest(const std::string& job_id, const std::string& digest) = 0;
   // The run is over. Artifacts are whatever is in the job's artifacts dir now.

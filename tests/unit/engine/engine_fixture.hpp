@@ -92,6 +92,9 @@ class FakeExecutor final : public exec::Executor {
   void output(const std::string& id, const std::string& stream, const std::string& line) {
     sink().output(id, stream, line);
   }
+  void output_lines(const std::string& id, const std::vector<exec::LogLine>& lines) {
+    sink().output_lines(id, lines);
+  }
   void finish(const std::string& id, std::optional<int> exit_code = 0) {
     exec::RunOutcome outcome;
     outcome.exit_code = exit_code;

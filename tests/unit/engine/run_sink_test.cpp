@@ -60,6 +60,91 @@ TEST_CASE("engine sink bounds a job's log and says so once", "[engine]") {
   CHECK(completed[0].data["log_lines_dropped"] == 6);
 }
 
+TEST_CASE("engine sink stores a batch of lines in order, between single lines", "[engine]") {
+  EngineFixture f({make_node("mi300x-1", "amd", 8)});
+  model::Job job = f.submit_running(make_spec("amd"));
+  f.executor->output(job.id, "stdout", "first");
+  f.executor->output_lines(job.id, {{"stdout", "a"}, {"stderr", "b"}, {"stdout", ""}, {"stdout", "c"}});
+  f.executor->output_lines(job.id, {});
+  f.executor->output(job.id, "stderr", "last");
+  f.executor->finish(job.id, 0);
+  REQUIRE(f.reaches(job.id, JobStatus::completed));
+  auto logs = f.store->list_logs(store::LogQuery{job.id, 0, "all", 100});
+  std::vector<std::string> seen;
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    CHECK(logs[i].sequence == static_cast<std::int64_t>(i + 1));
+    seen.push_back(logs[i].stream + ":" + logs[i].message);
+  }
+  CHECK(seen == std::vector<std::string>{"stdout:first", "stdout:a", "stderr:b", "stdout:", "stdout:c", "stderr:last"});
+  auto done = *f.stored(job.id);
+  CHECK(done.stdout_tail == "first\na\n\nc\n");
+  CHECK(done.stderr_tail == "b\nlast\n");
+}
+
+TEST_CASE("engine sink bounds a batch of lines as it bounds single lines", "[engine]") {
+  engine::EngineOptions options;
+  options.max_log_bytes = 30;
+  EngineFixture f({make_node("mi300x-1", "amd", 8)}, options);
+  model::Job job = f.submit_running(make_spec("amd"));
+  std::vector<exec::LogLine> batch;
+  for (int i = 0; i < 3; ++i) batch.push_back({"stdout", "line-" + std::to_string(i)});  // 7 bytes each
+  f.executor->output_lines(job.id, batch);
+  batch.clear();
+  for (int i = 3; i < 10; ++i) batch.push_back({i % 2 ? "stderr" : "stdout", "line-" + std::to_string(i)});
+  f.executor->output_lines(job.id, batch);  // crosses the bound: line-3 fits, line-4 on are dropped
+  f.executor->finish(job.id, 0);
+  REQUIRE(f.reaches(job.id, JobStatus::completed));
+
+  auto logs = f.store->list_logs(store::LogQuery{job.id, 0, "all", 100});
+  REQUIRE(logs.size() == 5);
+  CHECK(logs[3].message == "line-3");
+  CHECK(logs[3].stream == "stderr");
+  CHECK(logs[4].category == "platform");
+  CHECK(logs[4].message.find("dropped") != std::string::npos);
+  CHECK(f.stored(job.id)->log_truncated);
+  auto completed = f.events(job.id, "job.completed");
+  REQUIRE(completed.size() == 1);
+  CHECK(completed[0].data["log_lines_dropped"] == 6);
+}
+
+TEST_CASE("engine sink has every line of a batch stored once the job has ended", "[engine]") {
+  EngineFixture f({make_node("mi300x-1", "amd", 8)});
+  model::Job job = f.submit_running(make_spec("amd"));
+  std::vector<exec::LogLine> batch;
+  std::string expected_tail;
+  for (int i = 0; i < 5000; ++i) {
+    batch.push_back({"stdout", "line " + std::to_string(i)});
+    if (i >= 5000 - 3) expected_tail += "line " + std::to_string(i) + "\n";
+  }
+  f.executor->output_lines(job.id, batch);
+  f.executor->finish(job.id, 0);  // right behind the batch, nothing in between
+  REQUIRE(f.reaches(job.id, JobStatus::completed));
+  CHECK(f.store->max_log_sequence(job.id) == 5000);
+  auto last = f.store->list_logs(store::LogQuery{job.id, 0, "all", 1, 1});
+  REQUIRE(last.size() == 1);
+  CHECK(last[0].message == "line 4999");
+  auto done = *f.stored(job.id);
+  CHECK(done.stdout_tail.size() <= model::k_tail_bytes);
+  CHECK(done.stdout_tail.size() > model::k_tail_bytes - 20);
+  CHECK(done.stdout_tail.rfind("\n" + expected_tail) == done.stdout_tail.size() - expected_tail.size() - 1);
+}
+
+TEST_CASE("engine sink makes an executor that outpaces the store wait for it", "[engine]") {
+  engine::EngineOptions options;
+  options.max_log_backlog_bytes = 1000;
+  EngineFixture f({make_node("mi300x-1", "amd", 8)}, options);
+  model::Job job = f.submit_running(make_spec("amd"));
+  std::vector<exec::LogLine> batch(20000, exec::LogLine{"stdout", std::string(99, 'y')});
+  f.executor->output_lines(job.id, {batch.begin(), batch.begin() + 9});  // 900 bytes: below the bound
+  f.executor->output_lines(job.id, batch);
+  // The bound was crossed: the call returned only once the store had it all.
+  CHECK(f.store->max_log_sequence(job.id) == 20009);
+  for (int i = 0; i < 4; ++i) f.executor->output(job.id, "stderr", std::string(299, 'z'));  // the 4th crosses it
+  CHECK(f.store->max_log_sequence(job.id) == 20013);  // single lines count too
+  f.executor->finish(job.id, 0);
+  REQUIRE(f.reaches(job.id, JobStatus::completed));
+}
+
 TEST_CASE("engine sink collects regular files of the artifacts dir", "[engine]") {
   EngineFixture f({make_node("mi300x-1", "amd", 8)});
   model::Job job = f.submit_running(make_spec("amd"));

@@ -193,3 +193,25 @@ TEST_CASE("exec::mask_env_values hides values but not keys or the command", "[ex
 TEST_CASE("exec::container_name_for prefixes the job id", "[exec][container]") {
   CHECK(container_name_for("job_01ABC") == "jgrid-job_01ABC");
 }
+
+TEST_CASE("exec::build_run_argv has podman write the output to the job's log file", "[exec][container]") {
+  RunRequest request = request_on({0});
+  Argv argv = build_run_argv(request, mi300x_options(), "jgrid-job_01TEST");
+  CHECK(container_log_path(request, mi300x_options()) == fs::path("/data/jobs/job_01TEST/jgrid-job_01TEST.log"));
+  CHECK(has_pair(argv, "--log-driver", "k8s-file"));
+  CHECK(has_pair(argv, "--log-opt", "path=/data/jobs/job_01TEST/jgrid-job_01TEST.log"));
+  CHECK(index_of(argv, "--log-opt") < index_of(argv, "--"));
+
+  ContainerOptions docker = mi300x_options();
+  docker.engine = "/usr/bin/docker";
+  CHECK_FALSE(container_log_path(request, docker));
+  CHECK(index_of(build_run_argv(request, docker, "jgrid-job_01TEST"), "--log-driver") ==
+        build_run_argv(request, docker, "jgrid-job_01TEST").size());
+
+  ContainerOptions own = mi300x_options();
+  own.engine_args.push_back("--log-driver=journald");
+  CHECK_FALSE(container_log_path(request, own));
+  Argv own_argv = build_run_argv(request, own, "jgrid-job_01TEST");
+  CHECK(std::count(own_argv.begin(), own_argv.end(), "--log-driver=journald") == 1);
+  CHECK(index_of(own_argv, "--log-opt") == own_argv.size());
+}

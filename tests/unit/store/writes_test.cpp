@@ -60,6 +60,28 @@ TEST_CASE("store::apply_batch upserts jobs and settings, inserts events and logs
   CHECK_THROWS_AS(apply_batch(*conn, again), sql::SqliteError);
 }
 
+TEST_CASE("store::apply_batch writes every field of many log lines, in order", "[store]") {
+  auto conn = migrated();
+  WriteBatch batch;
+  for (int n = 1; n <= 150; ++n) batch.logs.push_back(testing::make_log("job_0001", n, n % 5 ? "stdout" : "stderr"));
+  batch.logs[70].truncated = true;
+  apply_batch(*conn, batch);  // more than one statement's worth of rows, and a remainder
+  auto query = conn->query(
+      "SELECT job_id, sequence, stream, category, source, message, truncated, created_ms FROM logs ORDER BY sequence");
+  for (const auto& expected : batch.logs) {
+    REQUIRE(query.next());
+    CHECK(query.text(0) == expected.job_id);
+    CHECK(query.integer(1) == expected.sequence);
+    CHECK(query.text(2) == expected.stream);
+    CHECK(query.text(3) == expected.category);
+    CHECK(query.text(4) == expected.source);
+    CHECK(query.text(5) == expected.message);
+    CHECK(query.integer(6) == (expected.truncated ? 1 : 0));
+    CHECK(query.integer(7) == expected.created_ms);
+  }
+  CHECK_FALSE(query.next());
+}
+
 TEST_CASE("store::WriteBatch::empty is true only with nothing to write", "[store]") {
   WriteBatch batch;
   CHECK(batch.empty());
