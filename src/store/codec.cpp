@@ -105,11 +105,22 @@ model::JobInput input_from(const json& doc) {
 
 std::string dump_doc(const json& doc) { return doc.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+// The same document as dump_doc(job_to_doc(job)) minus the tails (stored in
+// their own columns), but the spec and screening, which never change after
+// submit, are encoded once per job and spliced in: a job is written at every
+// step of its life and they are most of its bytes.
 std::string encode_job(const model::Job& job) {
-  json doc = model::job_to_doc(job);
+  json doc = model::job_state_to_doc(job);
   doc.erase("stdout_tail");
   doc.erase("stderr_tail");
-  return dump_doc(doc);
+  std::string out = dump_doc(doc);
+  out.pop_back();  // the closing brace; doc always has members, so a comma follows
+  out += ",\"screening\":";
+  out += job.screening.memo([](const json& screening) { return dump_doc(screening); });
+  out += ",\"spec\":";
+  out += job.spec.memo([](const model::JobSpec& spec) { return dump_doc(model::spec_to_doc(spec)); });
+  out += '}';
+  return out;
 }
 
 std::string valid_utf8(std::string_view text) {

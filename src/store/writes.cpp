@@ -37,7 +37,7 @@ void upsert_job(sql::Connection& conn, const model::Job& job) {
       .bind(1, job.id)
       .bind(2, job.workspace)
       .bind(3, model::to_string(job.status))
-      .bind(4, model::to_string(job.spec.workload_type))
+      .bind(4, model::to_string(job.spec->workload_type))
       .bind(5, model::effective_vendor(job.spec))
       .bind(6, job.created_ms)
       .bind(7, job.updated_ms)
