@@ -70,6 +70,10 @@ Json job_to_doc(const Job& job);
 // job_to_doc without "spec" and "screening", the two members that never
 // change after submit, so a writer can encode those once and splice them in.
 Json job_state_to_doc(const Job& job);
+// dump() of job_state_to_doc(job), without building the tree (the store
+// writes a job at every step of its life); without the two tails unless
+// `with_tails`. A test keeps the two in step.
+std::string job_state_json(const Job& job, bool with_tails);
 Result<Job> job_from_doc(const Json& doc);
 
 enum class Framing { plain, envelope };
