@@ -127,6 +127,11 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Sc
     m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node", {{"priority", live.job.spec->priority}}});
     stage_locked(live, batch);
     enqueue_locked(std::move(batch));
+    if (!m_options.durable_submits) {
+      queue_job_locked(live);
+      wake_locked();
+      return live.job;
+    }
   }
   m_store.flush();
   auto stored = m_store.get_job(id);
