@@ -12,7 +12,7 @@ jobs="${2:-100000}"
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$build/jgrid-local"
 work="$(mktemp -d /tmp/jgrid-simbench-XXXXXX)"
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${JGRID_KEEP:-}" ] || rm -rf "$work"' EXIT
 
 echo '{"at_s": 0, "job": {"workload_type": "inference", "gpu_vendor": "amd", "image": "rocm/pytorch:latest", "command": "true", "sim": {"duration_s": 1}}}' >"$work/one.jsonl"
 t0=$(date +%s%N)

@@ -52,7 +52,7 @@ Result<Json> list_artifacts(const Context& ctx, const Call& call) {
   Json items = Json::array();
   for (const auto& artifact : artifacts) items.push_back(model::artifact_to_api(artifact));
   Json expected = Json::array();
-  for (const auto& path : job->spec.expected_artifacts) {
+  for (const auto& path : job->spec->expected_artifacts) {
     bool present = false;
     for (const auto& artifact : artifacts) present = present || artifact_path(artifact) == path;
     expected.push_back({{"path", path}, {"present", present}});

@@ -108,6 +108,7 @@ int simulate(const SimulateOptions& o) {
   engine::EngineOptions options;
   options.data_dir = scratch.path;
   options.max_attempts = o.max_attempts;
+  options.durable_submits = false;  // the store is in memory and dies with the run
   engine::Engine engine(**store, clock, *fleet, {{"simulated", exec::make_sim_executor(clock, *fleet)}}, options);
   if (auto started = engine.start(); !started) return fail(k_exit_runtime, started.error().message);
 

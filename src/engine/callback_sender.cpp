@@ -145,9 +145,9 @@ CallbackRequest CallbackSender::build_request(const model::Delivery& delivery, c
 void CallbackSender::attempt(model::Delivery delivery) {
   auto job = m_store.get_job(delivery.job_id);
   CallbackResponse response{0, "the job no longer names a callback"};
-  if (job && job->spec.callback)
+  if (job && job->spec->callback)
     response = m_options.transport->post(
-        build_request(delivery, *job->spec.callback, m_options.secret, util::wall_now_ms() / 1000));
+        build_request(delivery, *job->spec->callback, m_options.secret, util::wall_now_ms() / 1000));
   {
     std::lock_guard lock(m_shared->mutex);
     if (m_shared->stopping && response.status == 0) return;  // cut short by stop(): not an attempt

@@ -67,7 +67,7 @@ void Engine::Impl::record_callback_attempt(const CallbackAttempt& a) {
     if (auto job = m_store.get_job(a.delivery.job_id)) {
       LiveJob holder{std::move(*job)};
       holder.event_sequence = m_store.max_event_sequence(holder.job.id);
-      std::string url = holder.job.spec.callback ? holder.job.spec.callback->url : "";
+      std::string url = holder.job.spec->callback ? holder.job.spec->callback->url : "";
       holder.job.callback = model::CallbackState{url, a.delivery.state,
                                                  a.delivery.attempts, a.error};
       m_recorder.event(holder, batch, attempt_event(a, url, now()));

@@ -13,11 +13,11 @@ std::shared_ptr<exec::Executor> Engine::Impl::executor_for(const model::Job& job
 
 Result<std::vector<StagedInput>> Engine::Impl::staged_inputs(const model::Job& job) const {
   std::vector<StagedInput> staged;
-  for (const auto* ids : {&job.spec.input_files, &job.spec.script_files}) {
+  for (const auto* ids : {&job.spec->input_files, &job.spec->script_files}) {
     for (const auto& id : *ids) {
       auto input = m_store.get_input(id);
       if (!input) return make_error("JOB_INPUT_NOT_FOUND", "job input " + id + " of " + job.id + " not found");
-      staged.push_back(StagedInput{std::move(*input), ids == &job.spec.script_files});
+      staged.push_back(StagedInput{std::move(*input), ids == &job.spec->script_files});
     }
   }
   return staged;

@@ -82,7 +82,7 @@ JobQueue::Next Engine::Impl::visit_locked(LiveJob& live, SchedulePass& pass) {
     wait_locked(live, pass, false);
     return JobQueue::Next::other_lanes;
   }
-  if (fleet.max_free(live.intent.vendor) < std::max(live.job.spec.gpu_count, 1)) {
+  if (fleet.max_free(live.intent.vendor) < std::max(live.job.spec->gpu_count, 1)) {
     pass.failed.emplace(live.route_key, std::nullopt);
     wait_locked(live, pass, true);
     return JobQueue::Next::other_lanes;

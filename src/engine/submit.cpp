@@ -22,7 +22,7 @@ model::Job new_job(const SubmitRequest& request, std::int64_t now_ms, double est
   job.id = util::new_id("job", now_ms);
   job.workspace = request.workspace;
   job.spec = request.spec;
-  if (job.spec.name.empty()) job.spec.name = generated_name(job.spec, now_ms);
+  if (job.spec->name.empty()) job.spec.edit().name = generated_name(job.spec, now_ms);
   job.status = model::JobStatus::queued;
   job.phase = model::Phase::queued;
   job.status_message = "waiting for a node";
@@ -31,15 +31,15 @@ model::Job new_job(const SubmitRequest& request, std::int64_t now_ms, double est
   job.estimated_cost_usd = estimated_cost;
   job.idempotency_key = request.idempotency_key;
   job.request_hash = request.request_hash;
-  if (job.spec.callback) job.callback = model::CallbackState{job.spec.callback->url};
+  if (job.spec->callback) job.callback = model::CallbackState{job.spec->callback->url};
   return job;
 }
 
 nlohmann::json submitted_data(const model::Job& job, const screen::Intent& intent) {
-  return {{"workload_type", model::to_string(job.spec.workload_type)},
+  return {{"workload_type", model::to_string(job.spec->workload_type)},
           {"gpu_vendor", intent.vendor.empty() ? "any" : intent.vendor},
-          {"gpu_count", job.spec.gpu_count},
-          {"priority", job.spec.priority}};
+          {"gpu_count", job.spec->gpu_count},
+          {"priority", job.spec->priority}};
 }
 
 }  // namespace
@@ -121,12 +121,17 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Sc
     LiveJob& live = m_live.emplace(id, LiveJob{std::move(job), screening.intent}).first->second;
     store::WriteBatch batch;
     m_recorder.event(live, batch,
-                     {"job.submitted", "api", "Job submitted: " + live.job.spec.name,
+                     {"job.submitted", "api", "Job submitted: " + live.job.spec->name,
                       submitted_data(live.job, live.intent)});
     m_recorder.event(live, batch, screened_event(screening));
-    m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node", {{"priority", live.job.spec.priority}}});
+    m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node", {{"priority", live.job.spec->priority}}});
     stage_locked(live, batch);
     enqueue_locked(std::move(batch));
+    if (!m_options.durable_submits) {
+      queue_job_locked(live);
+      wake_locked();
+      return live.job;
+    }
   }
   m_store.flush();
   auto stored = m_store.get_job(id);

@@ -23,7 +23,7 @@ LiveJob* Engine::Impl::find_live_locked(const std::string& job_id) {
 
 void Engine::Impl::queue_job_locked(LiveJob& live) {
   if (live.route_key.empty()) live.route_key = route::route_key(live.job.spec, live.intent);
-  m_queue.push(live.job.id, live.job.spec.priority, live.route_key);
+  m_queue.push(live.job.id, live.job.spec->priority, live.route_key);
   m_fresh.push_back(live.job.id);
 }
 
@@ -73,7 +73,7 @@ void Engine::Impl::end_locked(LiveJob& live, model::JobStatus to, EventSpec term
   m_recorder.event(live, batch, std::move(terminal_event));
   release_gpus_locked(live);
   stage_locked(live, batch);
-  if (job.spec.callback) batch.deliveries.push_back(model::make_delivery(job, util::new_id("dlv", at), at));
+  if (job.spec->callback) batch.deliveries.push_back(model::make_delivery(job, util::new_id("dlv", at), at));
   m_queue.remove(job.id);
   m_live.erase(job.id);
 }

@@ -79,7 +79,7 @@ bool wants_host_ipc(const model::JobSpec& spec) {
 }
 
 void add_env(Argv& argv, const RunRequest& request) {
-  for (const auto& [key, value] : request.job.spec.environment)
+  for (const auto& [key, value] : request.job.spec->environment)
     if (!is_grid_env(key)) add(argv, {"-e", key + "=" + value});
   add(argv, {"-e", "JGRID_JOB_ID=" + request.job.id, "-e", "JUNGLE_GRID_JOB_ID=" + request.job.id});
   add(argv, {"-e", "ROCR_VISIBLE_DEVICES=" + joined_indices(assigned_indices(request))});
@@ -113,8 +113,8 @@ std::vector<std::string> build_run_argv(const RunRequest& request, const Contain
   if (!gpus.empty()) add_devices(argv, gpus, options);
   if (wants_host_ipc(request.job.spec)) add(argv, {"--ipc=host"});
   add_env(argv, request);
-  add(argv, {"--", request.job.spec.image});
-  argv.insert(argv.end(), request.job.spec.command.begin(), request.job.spec.command.end());
+  add(argv, {"--", request.job.spec->image});
+  argv.insert(argv.end(), request.job.spec->command.begin(), request.job.spec->command.end());
   return argv;
 }
 

@@ -71,7 +71,7 @@ Status ContainerExecutorImpl::check_gpus(const RunRequest& request) const {
 }
 
 Status ContainerExecutorImpl::start(const RunRequest& request, RunSink& sink) {
-  if (request.job.spec.image.empty()) return start_failed(request.job.id, "the job has no image");
+  if (request.job.spec->image.empty()) return start_failed(request.job.id, "the job has no image");
   if (!on_path(m_options.engine)) return start_failed(request.job.id, m_options.engine + " not found on PATH");
   if (Status gpus = check_gpus(request); !gpus.ok()) return gpus;
   return launch(request, sink, ContainerRun::Mode::start, {});

@@ -124,7 +124,7 @@ void ContainerRun::drain(StreamedProcess& logs) {
 // The exit status of `wait` itself once it ended; nullopt when a stop came first.
 std::optional<int> ContainerRun::wait_for_exit(StreamedProcess& waiter, bool& timed_out) {
   std::optional<std::int64_t> deadline;
-  if (auto seconds = m_request.job.spec.timeout_seconds) {
+  if (auto seconds = m_request.job.spec->timeout_seconds) {
     std::int64_t from = m_mode == Mode::start ? m_running_at_ms : m_request.job.started_ms.value_or(m_clock->now_ms());
     deadline = from + static_cast<std::int64_t>(*seconds * 1000.0);
   }
@@ -149,7 +149,7 @@ RunOutcome ContainerRun::outcome_of(std::optional<int> exit_code, bool timed_out
   if (timed_out) {
     outcome.failure_code = "TIMED_OUT";
     outcome.message =
-        "workload exceeded its timeout of " + format_seconds(*m_request.job.spec.timeout_seconds) + " and was stopped";
+        "workload exceeded its timeout of " + format_seconds(*m_request.job.spec->timeout_seconds) + " and was stopped";
   } else if (oom) {
     outcome.failure_code = "OOM";
     outcome.message = "workload was killed: out of memory (exit code 137)";

@@ -143,14 +143,14 @@ std::optional<RunOutcome> ContainerRun::begin() {
 // An image inspected moments ago for another job is not inspected again
 // (see ImageCache); a failed run of it drops that entry.
 Result<InspectedImage> ContainerRun::obtain_image() {
-  if (auto cached = m_images.find(m_request.job.spec.image)) return *cached;
+  if (auto cached = m_images.find(m_request.job.spec->image)) return *cached;
   auto image = inspect_or_pull();
   if (image.ok()) m_images.put(image.value());
   return image;
 }
 
 Result<InspectedImage> ContainerRun::inspect_or_pull() {
-  const std::string& ref = m_request.job.spec.image;
+  const std::string& ref = m_request.job.spec->image;
   auto inspected = engine({"image", "inspect", ref}, k_command_timeout);
   if (inspected.ok() && inspected->exit_code == 0)
     if (auto image = parse_image_inspect(inspected->out, ref)) return *image;
@@ -205,7 +205,7 @@ std::optional<RunOutcome> ContainerRun::run_container() {
   auto ran = run_detached(argv);
   if (!ran.ok()) return failure("START_FAILED", "cannot run the container engine: " + ran.error().message);
   if (ran->exit_code != 0) {
-    m_images.forget(m_request.job.spec.image);
+    m_images.forget(m_request.job.spec->image);
     // Removed after finished(): a runtime failure leaves a created, never started container.
     return failure("START_FAILED", engine_failure(m_options.engine, "run", job_id(), ran.value()));
   }

@@ -107,8 +107,8 @@ SimExecutor::Handler SimExecutor::handler(Stage stage) {
 Status SimExecutor::start(const RunRequest& request, RunSink& sink) {
   const std::string& job_id = request.job.id;
   auto run = std::make_shared<Run>();
-  run->image = m_fleet.find_image(request.job.spec.image);
-  auto behaviour = resolve_behaviour(request.job.spec.sim, run->image ? run->image->sim : Json());
+  run->image = m_fleet.find_image(request.job.spec->image);
+  auto behaviour = resolve_behaviour(request.job.spec->sim, run->image ? run->image->sim : Json());
   if (!behaviour.ok()) return make_error("START_FAILED", "cannot start " + job_id + ": " + behaviour.error().message);
   run->request = request;
   run->sink = &sink;
@@ -207,7 +207,7 @@ RunPlan SimExecutor::plan(const RunRequest& request, SimBehaviour behaviour, std
     plan.pull_fails = true;
     plan.artifacts.clear();  // nothing ran
     plan.outcome = {std::nullopt, false, "IMAGE_PULL_FAILED",
-                    "failed to pull " + request.job.spec.image + " on " + request.node.name + ": injected fault"};
+                    "failed to pull " + request.job.spec->image + " on " + request.node.name + ": injected fault"};
   } else if (!plan.fail_start) {
     if (pool) draw_pool_interrupt(faults, *pool, request.node.pool, static_cast<double>(plan.run_ms) / 1000.0, seed);
     if (!faults.interrupt.empty() && plan.run_ms > 0) {
@@ -242,14 +242,14 @@ std::optional<Next> SimExecutor::pull(Run& run, std::int64_t at) {
     return finish(run, at + pull_ms / 2);
   }
   std::lock_guard lock(m_mutex);
-  std::int64_t ready_at = m_image_ready.try_emplace({node.id, run.request.job.spec.image}, at + pull_ms).first->second;
+  std::int64_t ready_at = m_image_ready.try_emplace({node.id, run.request.job.spec->image}, at + pull_ms).first->second;
   run.pull_ms = std::max<std::int64_t>(0, ready_at - at);
   return Next{at + run.pull_ms, Stage::inspect};
 }
 
 std::optional<Next> SimExecutor::inspect(Run& run, std::int64_t at) {
   const std::string& job_id = run.request.job.id;
-  const std::string& ref = run.request.job.spec.image;
+  const std::string& ref = run.request.job.spec->image;
   Json digest = run.image && !run.image->digest.empty() ? Json(run.image->digest) : Json();
   if (digest.is_string()) run.sink->image_digest(job_id, digest.get<std::string>());
   double size_mb = run.image ? run.image->size_mb : ImageInfo{}.size_mb;

@@ -35,17 +35,17 @@ double base_duration_s(WorkloadType type) {
 
 // Bigger models take a little longer (at most twice as long); faster nodes less.
 double default_duration_s(const RunRequest& request, Random& random) {
-  double size_gb = std::clamp(request.job.spec.model_size_gb.value_or(0.0), 0.0, 100.0);
+  double size_gb = std::clamp(request.job.spec->model_size_gb.value_or(0.0), 0.0, 100.0);
   double speed = request.node.speed > 0 ? request.node.speed : 1.0;
-  return base_duration_s(request.job.spec.workload_type) * (1 + size_gb / 100) * random.uniform(0.9, 1.1) / speed;
+  return base_duration_s(request.job.spec->workload_type) * (1 + size_gb / 100) * random.uniform(0.9, 1.1) / speed;
 }
 
 std::vector<std::string> default_stdout(const RunRequest& request) {
   const model::Node& node = request.node;
-  std::string where = std::to_string(std::max(1, request.job.spec.gpu_count)) + "× " +
+  std::string where = std::to_string(std::max(1, request.job.spec->gpu_count)) + "× " +
                       model::vendor_display(node.gpu_vendor) + " " + node.gpu_model + " (" +
                       model::runtime_display(node) + ")";
-  switch (request.job.spec.workload_type) {
+  switch (request.job.spec->workload_type) {
     case WorkloadType::inference:
       return {"loading model weights", "runtime ready on " + where, "batch {i}/{n} done", "inference complete"};
     case WorkloadType::batch:
@@ -109,7 +109,7 @@ End run_end(const RunRequest& request, const SimBehaviour& behaviour, std::int64
   End end{natural_ms, Ending::exited};
   if (behaviour.oom) end = {natural_ms / 2, Ending::oom};
   std::optional<std::int64_t> limit;
-  if (request.job.spec.timeout_seconds) limit = to_ms(*request.job.spec.timeout_seconds);
+  if (request.job.spec->timeout_seconds) limit = to_ms(*request.job.spec->timeout_seconds);
   if (behaviour.timeout) {
     std::int64_t at = limit.value_or(natural_ms);
     if (!behaviour.oom || at <= end.at_ms) end = {at, Ending::timed_out};
@@ -171,7 +171,7 @@ void add_artifacts(RunPlan& plan, const RunRequest& request, const SimBehaviour&
   for (const auto& [path, content] : behaviour.artifacts.value_or(std::map<std::string, std::string>{}))
     if (auto relative = artifact_relative_path(path)) plan.artifacts[*relative] = content;
   if (!plan.outcome.failure_code.empty()) return;
-  for (const auto& path : request.job.spec.expected_artifacts)
+  for (const auto& path : request.job.spec->expected_artifacts)
     if (auto relative = artifact_relative_path(path); relative && !plan.artifacts.count(*relative))
       plan.artifacts[*relative] = default_artifact(request, *relative);
 }

@@ -17,7 +17,7 @@ Delivery make_delivery(const Job& job, std::string id, std::int64_t now_ms) {
                {"exit_code", api["exit_code"]},
                {"timed_out", api["timed_out"]},
                {"completed_at", api.value("completed_at", Json())},
-               {"metadata", job.spec.callback ? job.spec.callback->metadata : Json::object()},
+               {"metadata", job.spec->callback ? job.spec->callback->metadata : Json::object()},
                {"job", std::move(api)}};
   Delivery delivery;
   delivery.id = std::move(id);

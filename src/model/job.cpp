@@ -111,9 +111,15 @@ void read_plain(const Json& doc, Job& job) {
 }  // namespace
 
 Json job_to_doc(const Job& job) {
+  Json doc = job_state_to_doc(job);
+  doc["spec"] = spec_to_doc(job.spec);
+  doc["screening"] = *job.screening;
+  return doc;
+}
+
+Json job_state_to_doc(const Job& job) {
   return Json{{"id", job.id},
               {"workspace", job.workspace},
-              {"spec", spec_to_doc(job.spec)},
               {"status", to_string(job.status)},
               {"phase", to_string(job.phase)},
               {"status_reason", job.status_reason},
@@ -142,7 +148,6 @@ Json job_to_doc(const Job& job) {
               {"artifacts_ready", job.artifacts_ready},
               {"estimated_cost_usd", job.estimated_cost_usd},
               {"actual_cost_usd", optional_doc(job.actual_cost_usd)},
-              {"screening", job.screening},
               {"callback", callback_state_doc(job.callback)},
               {"idempotency_key", job.idempotency_key},
               {"request_hash", job.request_hash}};

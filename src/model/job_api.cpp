@@ -41,7 +41,7 @@ Json object_or_empty(const Json& value) { return value.is_object() ? value : Jso
 Json optional_json(const std::optional<double>& value) { return value ? Json(*value) : Json(); }
 
 std::string runtime_of(const Job& job) {
-  if (!job.spec.runtime.empty()) return job.spec.runtime;
+  if (!job.spec->runtime.empty()) return job.spec->runtime;
   return job.placement ? job.placement->runtime : "";
 }
 
@@ -66,7 +66,7 @@ void add_placement(Json& out, const Job& job) {
   Json scheduling = {{"node_id", p.node_id}, {"provider", p.provider}, {"gpu", gpu_object(p)},
                      {"hardware", hardware_object(p)}, {"attempt", job.attempts}};
   set_if(scheduling, "region", p.region);
-  set_if(scheduling, "image", job.spec.image);
+  set_if(scheduling, "image", job.spec->image);
   set_if(scheduling, "node_name", p.node_name);
   out["scheduling"] = scheduling;
   out["assigned_node_id"] = p.node_id;
@@ -128,7 +128,7 @@ void add_runtime(Json& out, const Job& job) {
   out["artifacts_ready"] = job.artifacts_ready;
   out["delayed_start"] = job.delayed_start;
   if (job.delay) out["delay_reason"] = {{"code", job.delay->code}, {"message", job.delay->message}};
-  out["screening"] = job.screening.is_object() ? job.screening
+  out["screening"] = job.screening->is_object() ? *job.screening
                                                : Json{{"checks", Json::array()}, {"warnings", Json::array()}};
 }
 
@@ -146,13 +146,13 @@ void add_callback(Json& out, const Job& job) {
                      {"attempts", job.callback->attempts}};
     set_if(callback, "last_error", job.callback->last_error);
     out["callback"] = callback;
-  } else if (job.spec.callback) {
-    out["callback"] = {{"url", job.spec.callback->url}, {"status", "pending"}, {"attempts", 0}};
+  } else if (job.spec->callback) {
+    out["callback"] = {{"url", job.spec->callback->url}, {"status", "pending"}, {"attempts", 0}};
   }
 }
 
 Json identity(const Job& job) {
-  Json out = {{"job_id", job.id}, {"id", job.id}, {"name", job.spec.name},
+  Json out = {{"job_id", job.id}, {"id", job.id}, {"name", job.spec->name},
               {"status", to_string(job.status)}, {"phase", to_string(job.phase)},
               {"execution_phase", to_string(job.phase)}};
   set_if(out, "status_reason", job.status_reason);
@@ -177,13 +177,13 @@ Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms) {
 
 Json job_to_list_item(const Job& job, Framing framing, std::int64_t now_ms) {
   Json out = identity(job);
-  out["workload_type"] = to_string(job.spec.workload_type);
+  out["workload_type"] = to_string(job.spec->workload_type);
   out["gpu_vendor"] = effective_vendor(job.spec);
-  set_if(out, "image", job.spec.image);
-  out["gpu_count"] = job.spec.gpu_count;
-  out["priority"] = job.spec.priority;
-  out["labels"] = job.spec.labels;
-  out["metadata"] = object_or_empty(job.spec.metadata);
+  set_if(out, "image", job.spec->image);
+  out["gpu_count"] = job.spec->gpu_count;
+  out["priority"] = job.spec->priority;
+  out["labels"] = job.spec->labels;
+  out["metadata"] = object_or_empty(job.spec->metadata);
   out["created_at"] = format_time(job.created_ms);
   out["submitted_at"] = format_time(job.created_ms);
   out["updated_at"] = format_time(job.updated_ms);

@@ -1,5 +1,6 @@
 #include "store/codec.hpp"
 
+#include "jgrid/util/json_writer.hpp"
 #include "jgrid/util/log.hpp"
 
 namespace jgrid::store {
@@ -105,11 +106,20 @@ model::JobInput input_from(const json& doc) {
 
 std::string dump_doc(const json& doc) { return doc.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+// The same document as dump_doc(job_to_doc(job)) minus the tails (stored in
+// their own columns), written without building a tree; the spec and
+// screening, which never change after submit, are encoded once per job and
+// spliced in: a job is written at every step of its life and they are most
+// of its bytes.
 std::string encode_job(const model::Job& job) {
-  json doc = model::job_to_doc(job);
-  doc.erase("stdout_tail");
-  doc.erase("stderr_tail");
-  return dump_doc(doc);
+  std::string out = model::job_state_json(job, false);
+  out.pop_back();  // the closing brace; the state always has members, so a comma follows
+  out += ",\"screening\":";
+  out += job.screening.memo([](const json& screening) { return dump_doc(screening); });
+  out += ",\"spec\":";
+  out += job.spec.memo([](const model::JobSpec& spec) { return dump_doc(model::spec_to_doc(spec)); });
+  out += '}';
+  return out;
 }
 
 std::string valid_utf8(std::string_view text) {
@@ -140,9 +150,15 @@ void repair_text(WriteBatch& batch) {
 }
 
 std::string encode_event(const model::Event& e) {
-  return dump_doc({{"seq", e.seq}, {"id", e.id}, {"job_id", e.job_id}, {"sequence", e.sequence},
-                   {"type", e.type}, {"phase", e.phase}, {"title", e.title}, {"message", e.message},
-                   {"source", e.source}, {"level", e.level}, {"created_ms", e.created_ms}, {"data", e.data}});
+  std::string out;
+  out.reserve(256);
+  util::JsonWriter w(out);
+  w.begin_object().key("seq").value(e.seq).key("id").value(e.id).key("job_id").value(e.job_id);
+  w.key("sequence").value(e.sequence).key("type").value(e.type).key("phase").value(e.phase);
+  w.key("title").value(e.title).key("message").value(e.message).key("source").value(e.source);
+  w.key("level").value(e.level).key("created_ms").value(e.created_ms);
+  w.key("data").raw(dump_doc(e.data)).end_object();
+  return out;
 }
 
 std::string encode_artifact(const model::Artifact& a) {

@@ -47,7 +47,10 @@ std::size_t Writer::queued() const {
 std::uint64_t Writer::enqueue(WriteBatch batch, std::optional<std::promise<Status>> done) {
   std::uint64_t ticket;
   {
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
+    // Back-pressure: a producer that outruns the disk (a batch simulation)
+    // waits here instead of piling up batches in memory.
+    if (!done) m_room.wait(lock, [&] { return m_queue.size() < k_max_queued || m_stopping; });
     ticket = ++m_last_ticket;
     m_queue.push_back(Pending{std::move(batch), std::move(done), ticket});
   }
@@ -64,6 +67,7 @@ void Writer::run() {
       if (m_queue.empty()) return;
       group.swap(m_queue);
     }
+    m_room.notify_all();
     auto results = write_group(group);
     finish(group, results);
   }

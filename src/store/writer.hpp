@@ -37,6 +37,9 @@ class Writer {
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
+  // Batches queued by commit_async beyond which it waits for the writer.
+  static constexpr std::size_t k_max_queued = 1024;
+
   // See Store::commit / commit_async / flush.
   Status commit(WriteBatch batch);
   void commit_async(WriteBatch batch);
@@ -64,6 +67,7 @@ class Writer {
   mutable std::mutex m_mutex;
   std::condition_variable m_wake;  // work queued or stopping
   std::condition_variable m_done;  // m_done_ticket moved
+  std::condition_variable m_room;  // the queue was taken: commit_async may add again
   std::vector<Pending> m_queue;
   std::uint64_t m_last_ticket = 0;  // of the newest queued batch
   std::uint64_t m_done_ticket = 0;  // every batch up to this one is finished

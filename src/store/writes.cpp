@@ -9,15 +9,15 @@ namespace jgrid::store {
 namespace {
 
 // ON CONFLICT(id) rather than REPLACE: REPLACE would also delete another job
-// that holds the same idempotency key instead of failing the batch.
+// that holds the same idempotency key instead of failing the batch. The
+// update sets only what changes after submit (workspace, type, vendor,
+// creation time and key never do), so SQLite leaves the indexes on those
+// columns alone at each of a job's many writes.
 const std::string k_upsert_job =
     "INSERT INTO jobs (id, workspace, status, workload_type, gpu_vendor, created_ms, updated_ms, "
     "idempotency_key, doc, stdout_tail, stderr_tail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
-    "ON CONFLICT (id) DO UPDATE SET workspace = excluded.workspace, status = excluded.status, "
-    "workload_type = excluded.workload_type, gpu_vendor = excluded.gpu_vendor, "
-    "created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, "
-    "idempotency_key = excluded.idempotency_key, doc = excluded.doc, stdout_tail = excluded.stdout_tail, "
-    "stderr_tail = excluded.stderr_tail";
+    "ON CONFLICT (id) DO UPDATE SET status = excluded.status, updated_ms = excluded.updated_ms, "
+    "doc = excluded.doc, stdout_tail = excluded.stdout_tail, stderr_tail = excluded.stderr_tail";
 const std::string k_insert_event =
     "INSERT INTO events (seq, id, job_id, sequence, type, created_ms, doc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 const std::string k_upsert_artifact = "INSERT OR REPLACE INTO artifacts (id, job_id, doc) VALUES (?1, ?2, ?3)";
@@ -34,7 +34,7 @@ void upsert_job(sql::Connection& conn, const model::Job& job) {
       .bind(1, job.id)
       .bind(2, job.workspace)
       .bind(3, model::to_string(job.status))
-      .bind(4, model::to_string(job.spec.workload_type))
+      .bind(4, model::to_string(job.spec->workload_type))
       .bind(5, model::effective_vendor(job.spec))
       .bind(6, job.created_ms)
       .bind(7, job.updated_ms)

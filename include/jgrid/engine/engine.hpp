@@ -65,6 +65,10 @@ struct EngineOptions {
   std::shared_ptr<CallbackTransport> callback_transport;
   std::string callback_secret;           // signs callbacks of jobs without callback_auth_token
   std::int64_t callback_backoff_base_ms = 1000;  // clock ms before the 2nd attempt (doubles after)
+  // true: submit() returns only after the job is durable in the store (the
+  // API's promise before a 202). false: the job is queued to the store and
+  // scheduled at once; for batch simulation, whose store dies with it.
+  bool durable_submits = true;
 };
 
 struct SubmitRequest {

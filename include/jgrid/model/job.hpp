@@ -1,7 +1,8 @@
 #pragma once
 // Job: one submitted workload and everything the grid learned about it.
 // The spec (what was asked) never changes; the rest is state owned by the
-// engine and persisted by the store as a document. Plain value type.
+// engine and persisted by the store as a document. Value type; the spec and
+// the screening result are Frozen, so copies of a job share them.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 #include "jgrid/model/job_spec.hpp"
 #include "jgrid/model/placement.hpp"
 #include "jgrid/model/status.hpp"
+#include "jgrid/util/frozen.hpp"
 
 namespace jgrid::model {
 
@@ -32,7 +34,7 @@ struct CallbackState {
 struct Job {
   std::string id;                 // job_…
   std::string workspace = "local";
-  JobSpec spec;
+  util::Frozen<JobSpec> spec;
   JobStatus status = JobStatus::pending;
   Phase phase = Phase::queued;
   std::string status_reason;      // short machine-ish reason ("cancelled by user")
@@ -54,7 +56,7 @@ struct Job {
   bool artifacts_ready = false;
   double estimated_cost_usd = 0;
   std::optional<double> actual_cost_usd;
-  Json screening = Json{{"checks", Json::array()}, {"warnings", Json::array()}};
+  util::Frozen<Json> screening = Json{{"checks", Json::array()}, {"warnings", Json::array()}};
   std::optional<CallbackState> callback;
   std::string idempotency_key;
   std::string request_hash;       // sha256 of the canonical request, for idempotency conflicts
@@ -65,6 +67,13 @@ inline constexpr std::size_t k_tail_bytes = 8 * 1024;
 // Lossless storage form and back. Error INTERNAL when a stored document is
 // not one this version wrote.
 Json job_to_doc(const Job& job);
+// job_to_doc without "spec" and "screening", the two members that never
+// change after submit, so a writer can encode those once and splice them in.
+Json job_state_to_doc(const Job& job);
+// dump() of job_state_to_doc(job), without building the tree (the store
+// writes a job at every step of its life); without the two tails unless
+// `with_tails`. A test keeps the two in step.
+std::string job_state_json(const Job& job, bool with_tails);
 Result<Job> job_from_doc(const Json& doc);
 
 enum class Framing { plain, envelope };

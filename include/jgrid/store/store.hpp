@@ -112,7 +112,8 @@ class Store {
   // a log sequence or an idempotency key already used) with nothing of the
   // batch applied; other batches committed alongside are unaffected.
   virtual Status commit(WriteBatch batch) = 0;
-  // Queues `batch` for the next transaction and returns at once (log lines).
+  // Queues `batch` for the next transaction and returns at once (log lines),
+  // or after the writer has taken the queue when 1024 batches wait already.
   // A later commit() is applied after it, so commit() also makes it durable.
   // A failure is written to the server log (there is no one to return it to).
   virtual void commit_async(WriteBatch batch) = 0;

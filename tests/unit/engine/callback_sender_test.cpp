@@ -44,7 +44,7 @@ struct SenderFixture {
     model::Job job;
     job.id = "job_1";
     job.status = model::JobStatus::completed;
-    job.spec.callback = model::CallbackSpec{"http://127.0.0.1:9/hook", std::move(token), model::Json::object()};
+    job.spec.edit().callback = model::CallbackSpec{"http://127.0.0.1:9/hook", std::move(token), model::Json::object()};
     store::WriteBatch batch;
     batch.jobs.push_back(job);
     batch.deliveries.push_back(model::make_delivery(job, "dlv_1", clock->now_ms()));

@@ -53,8 +53,8 @@ TEST_CASE("engine::submit makes the job durable with job.submitted, job.screened
   CHECK(job.id.rfind("job_", 0) == 0);
   CHECK(job.status == JobStatus::queued);
   CHECK(job.phase == model::Phase::queued);
-  CHECK(job.spec.name.rfind("inference-", 0) == 0);
-  CHECK(job.spec.name.size() == std::string("inference-").size() + 14);
+  CHECK(job.spec->name.rfind("inference-", 0) == 0);
+  CHECK(job.spec->name.size() == std::string("inference-").size() + 14);
   CHECK(job.created_ms == f.clock->now_ms());
   CHECK(job.queued_ms == job.created_ms);
   CHECK(job.estimated_cost_usd > 0);
@@ -69,15 +69,15 @@ TEST_CASE("engine::submit makes the job durable with job.submitted, job.screened
   CHECK(events[1].level == "info");
   CHECK(events[2].type == "job.queued");
   CHECK(events[2].source == "scheduler");
-  CHECK(job.screening["checks"].size() == jgrid::screen::rule_ids().size());
-  CHECK(job.screening["warnings"].empty());
+  CHECK((*job.screening)["checks"].size() == jgrid::screen::rule_ids().size());
+  CHECK((*job.screening)["warnings"].empty());
 }
 
 TEST_CASE("engine::submit keeps a given name", "[engine]") {
   EngineFixture f({make_node("mi300x-1", "amd", 8)});
   model::JobSpec spec = make_spec("amd");
   spec.name = "my-run";
-  CHECK(f.submit(spec).spec.name == "my-run");
+  CHECK(f.submit(spec).spec->name == "my-run");
 }
 
 TEST_CASE("engine::submit replays a retried idempotency key and refuses another body", "[engine]") {
@@ -172,8 +172,8 @@ TEST_CASE("engine::submit runs the example request on AMD after it passes screen
   REQUIRE(running.placement);
   CHECK(running.placement->gpu_vendor == "amd");
   CHECK(running.placement->runtime == "rocm");
-  CHECK(running.screening["warnings"].empty());
-  for (const auto& check : running.screening["checks"]) CHECK(check["status"] == "pass");
+  CHECK((*running.screening)["warnings"].empty());
+  for (const auto& check : (*running.screening)["checks"]) CHECK(check["status"] == "pass");
   auto screened = f.events(job.id, "job.screened");
   REQUIRE(screened.size() == 1);
   CHECK(screened[0].level == "info");
@@ -226,8 +226,8 @@ TEST_CASE("engine::submit places a CUDA-looking image without intent on NVIDIA o
     auto placed = *f.stored(job.id);
     REQUIRE(placed.placement);
     CHECK(placed.placement->gpu_vendor == "nvidia");
-    REQUIRE(placed.screening["warnings"].size() == 1);
-    CHECK(placed.screening["warnings"][0]["rule"] == "intent.unknown_cuda_heavy");
+    REQUIRE((*placed.screening)["warnings"].size() == 1);
+    CHECK((*placed.screening)["warnings"][0]["rule"] == "intent.unknown_cuda_heavy");
     auto screened = f.events(job.id, "job.screened");
     REQUIRE(screened.size() == 1);
     CHECK(screened[0].level == "warning");

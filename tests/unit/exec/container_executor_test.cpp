@@ -77,8 +77,8 @@ struct Harness {
   }
   RunRequest request(const std::string& tag, std::vector<std::string> command) const {
     RunRequest request = make_request("job_" + tag + util::random_hex(5), workspace.path());
-    request.job.spec.image = k_image;
-    request.job.spec.command = std::move(command);
+    request.job.spec.edit().image = k_image;
+    request.job.spec.edit().command = std::move(command);
     request.node.source = "local";
     return request;
   }
@@ -133,7 +133,7 @@ TEST_CASE("exec::ContainerExecutor runs a job: output lines, artifacts, exit 0",
       harness.request("ok", {"sh", "-c",
                              "echo line one; echo \"secret=$SECRET\"; echo \"id=$JGRID_JOB_ID\"; "
                              "echo warn >&2; printf '{\"ok\": true}' > /workspace/artifacts/result.json"});
-  request.job.spec.environment = {{"SECRET", "hunter2 $(id) ;"}};
+  request.job.spec.edit().environment = {{"SECRET", "hunter2 $(id) ;"}};
   RunOutcome outcome = harness.run(request);
   const std::string& id = request.job.id;
   CHECK(outcome.exit_code == 0);
@@ -219,7 +219,7 @@ TEST_CASE("exec::ContainerExecutor stops a job at its timeout", "[exec][containe
   options.stop_grace_seconds = 1;
   Harness harness(options);
   RunRequest request = harness.request("timeout", {"sleep", "300"});
-  request.job.spec.timeout_seconds = 1;
+  request.job.spec.edit().timeout_seconds = 1;
   auto started = std::chrono::steady_clock::now();
   RunOutcome outcome = harness.run(request);
   CHECK(outcome.timed_out);
@@ -248,7 +248,7 @@ TEST_CASE("exec::ContainerExecutor reports an image it cannot pull", "[exec][con
   REQUIRE_PODMAN_OR_RETURN();
   Harness harness;
   RunRequest request = harness.request("nopull", {"true"});
-  request.job.spec.image = "localhost:1/jgrid-no-such-image:latest";
+  request.job.spec.edit().image = "localhost:1/jgrid-no-such-image:latest";
   RunOutcome outcome = harness.run(request);
   CHECK(outcome.failure_code == "IMAGE_PULL_FAILED");
   CHECK(outcome.message.rfind("podman pull failed for " + request.job.id + ": exit ", 0) == 0);

@@ -150,9 +150,9 @@ inline RunRequest make_request(const std::string& job_id, const std::filesystem:
   RunRequest request;
   request.job.id = job_id;
   request.job.attempts = 1;
-  request.job.spec.image = "ghcr.io/acme/app:latest";
-  request.job.spec.command = {"python", "run.py"};
-  request.job.spec.sim = std::move(sim);
+  request.job.spec.edit().image = "ghcr.io/acme/app:latest";
+  request.job.spec.edit().command = {"python", "run.py"};
+  request.job.spec.edit().sim = std::move(sim);
   request.node = std::move(node);
   request.workspace_dir = workspace;
   return request;

@@ -83,7 +83,7 @@ TEST_CASE("sim_executor writes sim and expected artifacts into the workspace", "
   Harness h;
   auto request = make_request("job_art", h.workspace.path(),
                               Json{{"duration_s", 1}, {"artifacts", {{"/workspace/artifacts/out/a.txt", "A"}}}});
-  request.job.spec.expected_artifacts = {"/workspace/artifacts/result.json"};
+  request.job.spec.edit().expected_artifacts = {"/workspace/artifacts/result.json"};
   h.run(request);
   auto dir = h.workspace.path() / "artifacts";
   CHECK(read_text(dir / "out" / "a.txt") == "A");
@@ -95,7 +95,7 @@ TEST_CASE("sim_executor writes sim and expected artifacts into the workspace", "
 TEST_CASE("sim_executor ends with the sim's exit code", "[exec][sim]") {
   Harness h;
   auto request = make_request("job_exit", h.workspace.path(), Json{{"duration_s", 1}, {"exit_code", 3}});
-  request.job.spec.expected_artifacts = {"/workspace/artifacts/result.json"};
+  request.job.spec.edit().expected_artifacts = {"/workspace/artifacts/result.json"};
   RunOutcome outcome = h.run(request);
   CHECK(outcome.exit_code == 3);
   CHECK(outcome.failure_code == "NONZERO_EXIT");
@@ -119,7 +119,7 @@ TEST_CASE("sim_executor times out at the job's timeout_seconds, in clock time", 
   Harness h;
   auto request = make_request("job_to", h.workspace.path(),
                               Json{{"duration_s", 1000}, {"stdout", {"tick {i}"}}, {"stdout_every_s", 1}});
-  request.job.spec.timeout_seconds = 100;
+  request.job.spec.edit().timeout_seconds = 100;
   RunOutcome outcome = h.run(request);
   CHECK(outcome.timed_out);
   CHECK(outcome.failure_code == "TIMED_OUT");

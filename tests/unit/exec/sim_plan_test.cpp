@@ -18,7 +18,7 @@ RunPlan plan_for(RunRequest request, const Json& sim = nullptr, std::uint64_t se
 
 RunRequest request_of(model::WorkloadType type, Json sim = nullptr) {
   auto request = make_request("job_plan", "/tmp/unused", std::move(sim));
-  request.job.spec.workload_type = type;
+  request.job.spec.edit().workload_type = type;
   return request;
 }
 
@@ -48,7 +48,7 @@ TEST_CASE("sim_plan::plan_run derives the duration from workload, model size and
   CHECK(plan_for(request_of(model::WorkloadType::batch)).run_ms == Approx(10000).epsilon(0.11));
   CHECK(plan_for(request_of(model::WorkloadType::fine_tuning)).run_ms == Approx(20000).epsilon(0.11));
   auto big = request_of(model::WorkloadType::inference);
-  big.job.spec.model_size_gb = 70;
+  big.job.spec.edit().model_size_gb = 70;
   CHECK(plan_for(big).run_ms == Approx(8000 * 1.7).epsilon(0.11));
   auto slow = request_of(model::WorkloadType::inference);
   slow.node.speed = 0.5;
@@ -75,7 +75,7 @@ TEST_CASE("sim_plan::plan_run squeezes lines that do not fit the duration", "[ex
 
 TEST_CASE("sim_plan::plan_run ends runs by timeout, OOM or exit code", "[exec][sim]") {
   auto timed = request_of(model::WorkloadType::batch, Json{{"duration_s", 60}});
-  timed.job.spec.timeout_seconds = 10;
+  timed.job.spec.edit().timeout_seconds = 10;
   RunPlan timeout = plan_for(timed, Json{{"duration_s", 60}});
   CHECK(timeout.run_ms == 10000);
   CHECK(timeout.outcome.timed_out);
@@ -102,7 +102,7 @@ TEST_CASE("sim_plan::plan_run ends runs by timeout, OOM or exit code", "[exec][s
 
 TEST_CASE("sim_plan::plan_run writes expected artifacts only on success", "[exec][sim]") {
   auto request = request_of(model::WorkloadType::batch, Json{{"duration_s", 1}});
-  request.job.spec.expected_artifacts = {"/workspace/artifacts/result.json", "/workspace/artifacts/log.txt"};
+  request.job.spec.edit().expected_artifacts = {"/workspace/artifacts/result.json", "/workspace/artifacts/log.txt"};
   RunPlan ok = plan_for(request);
   REQUIRE(ok.artifacts.size() == 2);
   Json result = Json::parse(ok.artifacts.at("result.json"));

@@ -31,7 +31,7 @@ TEST_CASE("model::callback_retry_delay_ms doubles from the base with ±20% jitte
 
 TEST_CASE("model::make_delivery freezes the §5 body of a terminal job", "[model][callback]") {
   Job job = test::queued_job();
-  job.spec.callback = CallbackSpec{"http://127.0.0.1:9/hook", "tok", Json{{"ticket", "T-1"}}};
+  job.spec.edit().callback = CallbackSpec{"http://127.0.0.1:9/hook", "tok", Json{{"ticket", "T-1"}}};
   job.status = JobStatus::completed;
   job.phase = Phase::done;
   job.exit_code = 0;

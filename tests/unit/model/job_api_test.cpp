@@ -38,7 +38,7 @@ TEST_CASE("model::job_to_api has no stray nulls in any state or framing", "[mode
   running.exit_code.reset();
   running.actual_cost_usd.reset();
   Job no_placement = queued_job();
-  no_placement.spec.echoed = {{"notes", nullptr}, {"template", "t"}};
+  no_placement.spec.edit().echoed = {{"notes", nullptr}, {"template", "t"}};
   for (const Job& job : {queued_job(), running, failed_job(), no_placement})
     for (Framing framing : {Framing::plain, Framing::envelope}) {
       CHECK(stray_nulls(job_to_api(job, framing, k_t0 + 1000)).empty());
@@ -144,8 +144,8 @@ TEST_CASE("model::job_to_api frames estimated cost per route family", "[model]")
 
 TEST_CASE("model::job_to_api echoes stored fields and a pending callback", "[model]") {
   Job job = queued_job();
-  job.spec.echoed = {{"template", "vllm"}, {"registry_credential_id", "reg_1"}};
-  job.spec.callback = CallbackSpec{"http://cb.test/x", "secret-token", Json::object()};
+  job.spec.edit().echoed = {{"template", "vllm"}, {"registry_credential_id", "reg_1"}};
+  job.spec.edit().callback = CallbackSpec{"http://cb.test/x", "secret-token", Json::object()};
   Json api = job_to_api(job, Framing::plain, k_t0);
   CHECK(api["template"] == "vllm");
   CHECK(api["registry_credential_id"] == "reg_1");

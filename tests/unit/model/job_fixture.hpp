@@ -9,11 +9,11 @@ inline constexpr std::int64_t k_t0 = 1'790'000'000'000;  // 2026-09-21
 inline Job queued_job() {
   Job job;
   job.id = "job_01TEST";
-  job.spec.name = "infer-1";
-  job.spec.image = "rocm/vllm:latest";
-  job.spec.command = {"vllm", "serve"};
-  job.spec.environment = {{"HF_TOKEN", "secret-value"}, {"MODE", "fast"}};
-  job.spec.gpu_vendor = "amd";
+  job.spec.edit().name = "infer-1";
+  job.spec.edit().image = "rocm/vllm:latest";
+  job.spec.edit().command = {"vllm", "serve"};
+  job.spec.edit().environment = {{"HF_TOKEN", "secret-value"}, {"MODE", "fast"}};
+  job.spec.edit().gpu_vendor = "amd";
   job.status = JobStatus::queued;
   job.phase = Phase::queued;
   job.created_ms = job.updated_ms = job.queued_ms = k_t0;
@@ -68,7 +68,7 @@ inline Job failed_job() {
   job.actual_cost_usd = 0.035;
   job.screening = Json{{"checks", {{{"rule", "image.rocm"}, {"status", "pass"}}}}, {"warnings", Json::array()}};
   job.callback = CallbackState{"http://cb.test/", "failed", 8, "HTTP 500"};
-  job.spec.callback = CallbackSpec{"http://cb.test/", "tok", Json::object()};
+  job.spec.edit().callback = CallbackSpec{"http://cb.test/", "tok", Json::object()};
   job.idempotency_key = "idem-1";
   job.request_hash = "deadbeef";
   return job;

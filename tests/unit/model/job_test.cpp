@@ -28,7 +28,7 @@ TEST_CASE("model::job_to_doc round trips a job with every member set", "[model]"
   REQUIRE(back->callback);
   CHECK(back->callback->attempts == 8);
   CHECK(back->actual_cost_usd == job.actual_cost_usd);
-  CHECK(back->spec.environment == job.spec.environment);
+  CHECK(back->spec->environment == job.spec->environment);
   CHECK(back->request_hash == "deadbeef");
 }
 

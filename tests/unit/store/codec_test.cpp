@@ -95,12 +95,12 @@ TEST_CASE("store::valid_utf8 keeps valid text and replaces what is not UTF-8", "
 TEST_CASE("store::repair_text repairs tails and log lines only", "[store]") {
   WriteBatch batch = testing::jobs_batch({testing::make_job(1)});
   batch.jobs[0].stdout_tail = "a\xff";
-  batch.jobs[0].spec.name = "n\xff";
+  batch.jobs[0].spec.edit().name = "n\xff";
   batch.logs = {testing::make_log("job_0001", 1)};
   batch.logs[0].message = "\xfe";
   repair_text(batch);
   CHECK(batch.jobs[0].stdout_tail == "a\xEF\xBF\xBD");
-  CHECK(batch.jobs[0].spec.name == "n\xff");
+  CHECK(batch.jobs[0].spec->name == "n\xff");
   CHECK(batch.logs[0].message == "\xEF\xBF\xBD");
 }
 

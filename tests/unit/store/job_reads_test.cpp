@@ -27,13 +27,13 @@ void commit_jobs(Store& store, int from, int to) {
 TEST_CASE("store::get_job returns the committed job, or nothing for an unknown id", "[store]") {
   auto store = testing::open_store(":memory:");
   auto job = make_job(1);
-  job.spec.environment = {{"TOKEN", "x"}};
+  job.spec.edit().environment = {{"TOKEN", "x"}};
   job.placement = model::Placement{};
   job.placement->node_name = "mi300x-east-1";
   REQUIRE(store->commit(testing::jobs_batch({job})).ok());
   auto back = store->get_job(job.id);
   REQUIRE(back);
-  CHECK(back->spec.environment.at("TOKEN") == "x");
+  CHECK(back->spec->environment.at("TOKEN") == "x");
   REQUIRE(back->placement);
   CHECK(back->placement->node_name == "mi300x-east-1");
   CHECK_FALSE(store->get_job("job_9999"));
@@ -93,12 +93,12 @@ TEST_CASE("store::list_jobs never repeats or skips a job while jobs are added", 
 TEST_CASE("store::list_jobs filters by status, workload type, vendor and workspace", "[store]") {
   auto store = testing::open_store(":memory:");
   auto a = make_job(1, JobStatus::queued);
-  a.spec.workload_type = model::WorkloadType::fine_tuning;
-  a.spec.gpu_vendor = "amd";
+  a.spec.edit().workload_type = model::WorkloadType::fine_tuning;
+  a.spec.edit().gpu_vendor = "amd";
   auto b = make_job(2, JobStatus::running);
-  b.spec.gpu_vendor = "nvidia";
+  b.spec.edit().gpu_vendor = "nvidia";
   auto c = make_job(3, JobStatus::failed);
-  c.spec.runtime = "rocm";  // implies amd
+  c.spec.edit().runtime = "rocm";  // implies amd
   auto d = make_job(4, JobStatus::queued);
   d.workspace = "other";
   REQUIRE(store->commit(testing::jobs_batch({a, b, c, d})).ok());

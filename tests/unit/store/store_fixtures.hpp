@@ -52,9 +52,9 @@ inline std::string job_id(int n) {
 inline model::Job make_job(int n, model::JobStatus status = model::JobStatus::queued) {
   model::Job job;
   job.id = job_id(n);
-  job.spec.name = "job " + std::to_string(n);
-  job.spec.image = "localhost/fake-rocm:latest";
-  job.spec.command = {"sh", "-c", "echo hi"};
+  job.spec.edit().name = "job " + std::to_string(n);
+  job.spec.edit().image = "localhost/fake-rocm:latest";
+  job.spec.edit().command = {"sh", "-c", "echo hi"};
   job.status = status;
   job.created_ms = 1'700'000'000'000 + n;
   job.updated_ms = job.created_ms;

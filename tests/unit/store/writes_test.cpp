@@ -27,9 +27,9 @@ TEST_CASE("store::apply_batch fills the job columns that queries filter on", "[s
   auto conn = migrated();
   auto job = testing::make_job(1, model::JobStatus::running);
   job.workspace = "team";
-  job.spec.workload_type = model::WorkloadType::fine_tuning;
-  job.spec.framework = "";
-  job.spec.runtime = "rocm";
+  job.spec.edit().workload_type = model::WorkloadType::fine_tuning;
+  job.spec.edit().framework = "";
+  job.spec.edit().runtime = "rocm";
   job.idempotency_key = "k";
   job.stderr_tail = "boom\n";
   apply_batch(*conn, testing::jobs_batch({job}));

@@ -1,0 +1,153 @@
+#include "jgrid/util/json_writer.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace jgrid::util {
+namespace {
+
+// Length of the valid UTF-8 sequence at text[i] (shortest form, no
+// surrogates, at most U+10FFFF), or 0.
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  const std::size_t n = lead >= 0xF0 && lead < 0xF8 ? 4 : lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xC0 && lead < 0xE0 ? 2 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  std::uint32_t code = lead & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto next = static_cast<unsigned char>(text[i + k]);
+    if ((next & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (next & 0x3F);
+  }
+  static constexpr std::uint32_t k_min[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < k_min[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+  return n;
+}
+
+void append_escape(std::string& out, unsigned char c) {
+  switch (c) {
+    case '"': out += "\\\""; return;
+    case '\\': out += "\\\\"; return;
+    case '\b': out += "\\b"; return;
+    case '\f': out += "\\f"; return;
+    case '\n': out += "\\n"; return;
+    case '\r': out += "\\r"; return;
+    case '\t': out += "\\t"; return;
+    default: break;
+  }
+  static constexpr char k_hex[] = "0123456789abcdef";
+  out += "\\u00";
+  out += k_hex[c >> 4];
+  out += k_hex[c & 0xF];
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  std::size_t run = 0;  // start of the pending stretch that needs no escaping
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+      ++i;
+      continue;
+    }
+    out.append(text, run, i - run);
+    if (c < 0x80) {
+      append_escape(out, c);
+      ++i;
+    } else if (std::size_t n = utf8_length(text, i); n > 0) {
+      out.append(text, i, n);
+      i += n;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+    run = i;
+  }
+  out.append(text, run, text.size() - run);
+  out += '"';
+}
+
+void JsonWriter::separate() {
+  if (!m_first) m_out += ',';
+  m_first = false;
+}
+
+JsonWriter& JsonWriter::begin_object() {
+  separate();
+  m_out += '{';
+  m_first = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_object() {
+  m_out += '}';
+  m_first = false;
+  return *this;
+}
+
+JsonWriter& JsonWriter::begin_array() {
+  separate();
+  m_out += '[';
+  m_first = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_array() {
+  m_out += ']';
+  m_first = false;
+  return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view name) {
+  separate();
+  append_json_string(m_out, name);
+  m_out += ':';
+  m_first = true;  // the value that follows takes no comma
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view text) {
+  separate();
+  append_json_string(m_out, text);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::int64_t number) {
+  separate();
+  char buffer[24];
+  auto end = std::to_chars(buffer, buffer + sizeof buffer, number).ptr;
+  m_out.append(buffer, end);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(double number) {
+  if (!std::isfinite(number)) return null();
+  separate();
+  char buffer[32];
+  auto end = std::to_chars(buffer, buffer + sizeof buffer, number).ptr;
+  std::string_view text(buffer, static_cast<std::size_t>(end - buffer));
+  m_out += text;
+  if (text.find_first_of(".eE") == std::string_view::npos) m_out += ".0";
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(bool flag) {
+  separate();
+  m_out += flag ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+  separate();
+  m_out += "null";
+  return *this;
+}
+
+JsonWriter& JsonWriter::raw(std::string_view json) {
+  separate();
+  m_out += json;
+  return *this;
+}
+
+}  // namespace jgrid::util
