@@ -116,6 +116,7 @@ Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
 Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Screening& screening) {
   const std::string id = job.id;
   job.screening = job_screening(screening);
+  store::warm_job_encoding(job);  // here, in parallel with other submits, not on the writer thread
   {
     std::lock_guard lock(m_mutex);
     LiveJob& live = m_live.emplace(id, LiveJob{std::move(job), screening.intent}).first->second;

@@ -111,15 +111,32 @@ std::string dump_doc(const json& doc) { return doc.dump(-1, ' ', false, json::er
 // screening, which never change after submit, are encoded once per job and
 // spliced in: a job is written at every step of its life and they are most
 // of its bytes.
+namespace {
+
+const std::string& encoded_screening(const model::Job& job) {
+  return job.screening.memo([](const json& screening) { return dump_doc(screening); });
+}
+
+const std::string& encoded_spec(const model::Job& job) {
+  return job.spec.memo([](const model::JobSpec& spec) { return dump_doc(model::spec_to_doc(spec)); });
+}
+
+}  // namespace
+
 std::string encode_job(const model::Job& job) {
   std::string out = model::job_state_json(job, false);
   out.pop_back();  // the closing brace; the state always has members, so a comma follows
   out += ",\"screening\":";
-  out += job.screening.memo([](const json& screening) { return dump_doc(screening); });
+  out += encoded_screening(job);
   out += ",\"spec\":";
-  out += job.spec.memo([](const model::JobSpec& spec) { return dump_doc(model::spec_to_doc(spec)); });
+  out += encoded_spec(job);
   out += '}';
   return out;
+}
+
+void warm_job_encoding(const model::Job& job) {
+  encoded_screening(job);
+  encoded_spec(job);
 }
 
 std::string valid_utf8(std::string_view text) {
