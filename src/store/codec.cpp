@@ -2,6 +2,7 @@
 
 #include "jgrid/util/json_writer.hpp"
 #include "jgrid/util/log.hpp"
+#include "jgrid/util/utf8.hpp"
 
 namespace jgrid::store {
 namespace {
@@ -24,24 +25,6 @@ std::optional<T> decode(std::string_view what, std::string_view text, From from)
   }
 }
 
-// Length of the valid UTF-8 sequence at text[i] (shortest form, no
-// surrogates, at most U+10FFFF), or 0.
-std::size_t utf8_sequence(std::string_view text, std::size_t i) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  if (lead < 0x80) return 1;
-  const std::size_t n = lead >= 0xF0 && lead < 0xF8 ? 4 : lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xC0 && lead < 0xE0 ? 2 : 0;
-  if (n == 0 || i + n > text.size()) return 0;
-  std::uint32_t code = lead & (0x7F >> n);
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto next = static_cast<unsigned char>(text[i + k]);
-    if ((next & 0xC0) != 0x80) return 0;
-    code = (code << 6) | (next & 0x3F);
-  }
-  static constexpr std::uint32_t k_min[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (code < k_min[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
-  return n;
-}
-
 bool is_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     // ASCII runs are the common case: skip them a byte at a time without decoding.
@@ -49,7 +32,7 @@ bool is_utf8(std::string_view text) {
       ++i;
       continue;
     }
-    const std::size_t n = utf8_sequence(text, i);
+    const std::size_t n = util::utf8_sequence_length(text, i);
     if (n == 0) return false;
     i += n;
   }
@@ -143,7 +126,7 @@ std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    std::size_t n = utf8_sequence(text, i);
+    std::size_t n = util::utf8_sequence_length(text, i);
     if (n == 0) {
       out += "\xEF\xBF\xBD";
       n = 1;
