@@ -112,7 +112,13 @@ struct Engine::Impl final : exec::RunSink {
 
   // delays.cpp
   void tick_locked();
-  void check_delay_locked(LiveJob& live, std::int64_t now, store::WriteBatch& batch);
+  // (Re)arms the delay timer of the job's current phase; disarms it in a
+  // phase that cannot be delayed. Call whenever the phase changes.
+  void arm_delay_locked(LiveJob& live);
+  void disarm_delay_locked(LiveJob& live);
+  // The delay timer of `job_id` fired (clock timer thread).
+  void delay_due(const std::string& job_id, std::uint64_t token);
+  void flag_delayed_locked(LiveJob& live, store::WriteBatch& batch);
 
   // inputs.cpp
   Result<model::JobInput> create_input(const std::string& workspace, const std::string& filename,
@@ -168,8 +174,8 @@ struct Engine::Impl final : exec::RunSink {
   std::condition_variable m_launched_cv;  // a start() in progress returned
   std::int64_t m_last_tail_write_ms = 0;        // steady ms of the last periodic tail write
   std::int64_t m_log_backlog = 0;               // output bytes queued since the store was last waited for
-  std::int64_t m_last_tick_ms = 0;              // steady ms of the last delay check
   std::unique_ptr<CallbackSender> m_sender;     // set by start() when there is a transport
+  DelayTimers m_delay_timers;  // last: closed (a firing one finished) before the rest goes
 };
 
 }  // namespace jgrid::engine

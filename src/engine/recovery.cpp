@@ -60,7 +60,9 @@ void Engine::Impl::stop() {
     m_stopping = true;
     m_ready = false;
     m_wake_cv.notify_all();
+    for (auto& [id, live] : m_live) disarm_delay_locked(live);  // a shared virtual clock must not wait for them
   }
+  m_delay_timers.close();
   if (m_loop.joinable()) m_loop.join();
   {
     std::lock_guard lock(m_mutex);
@@ -115,7 +117,7 @@ void Engine::Impl::requeue_or_fail_locked(LiveJob& live, const std::string& reas
   live.launched = false;
   (void)move_status(job, model::JobStatus::queued, now());
   enter_phase(job, model::Phase::queued, now());
-  live.phase_delayed = live.capacity_waiting = false;
+  live.capacity_waiting = false;
   job.status_reason = reason;
   job.status_message = reason + ": waiting for another node";
   int attempt = job.attempts + 1;

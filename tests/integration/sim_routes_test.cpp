@@ -1,5 +1,7 @@
 // sim.md §3–4 through real HTTP: the virtual clock, every fault effect,
 // node operations, reset and the event digest.
+#include <future>
+
 #include "jgrid/util/time.hpp"
 #include "test_server.hpp"
 
@@ -59,6 +61,26 @@ int nodes_with_status(const TestServer& server, const std::string& status) {
   return count;
 }
 
+// Runs every clock timer due by now, then keeps the clock where it is: a
+// timer due now (after the others due now) holds it again. The caller held
+// the clock; it is held again on return.
+void run_due_timers(util::Clock& clock) {
+  std::promise<void> reached;
+  clock.schedule(clock.now_ms(), [&] {
+    clock.hold();
+    reached.set_value();
+  });
+  clock.release();
+  reached.get_future().wait();
+}
+
+void drain_every_node(const TestServer& server) {
+  auto nodes = server.get("/v1/nodes");
+  REQUIRE(nodes.status == 200);
+  for (const auto& node : nodes.json.at("nodes"))
+    REQUIRE(server.post("/v1/sim/nodes/" + node.at("id").get<std::string>() + "/drain", Json::object()).status == 200);
+}
+
 double seconds_between(const Json& job, const char* from, const char* to) {
   return static_cast<double>(*util::parse_time(job.at(to).get<std::string>()) -
                              *util::parse_time(job.at(from).get<std::string>())) / 1000.0;
@@ -93,6 +115,46 @@ TEST_CASE("sim: POST /v1/sim/clock/advance moves virtual time and checks its bod
   TestServer real;
   CHECK(real.post("/v1/sim/clock/advance", Json{{"seconds", 1}}).status == 409);
   CHECK(real.get("/v1/sim/clock").json["mode"] == "real");
+}
+
+TEST_CASE("sim: a job that cannot be placed is flagged delayed when the clock passes the threshold", "[sim]") {
+  TestServer server(virtual_options());
+  const std::int64_t threshold_s = server.engine().options().delay_threshold_ms / 1000;
+  server.clock().hold();  // time moves only when this test moves it
+  drain_every_node(server);
+  auto id = server.submit(job_with({{"duration_s", 60}}));
+  server.wait_job(id, [](const Json& job) { return job["delay_reason"].is_object(); });
+  auto flagged = [&] {
+    server.flush();
+    return server.get("/v1/jobs/" + id).json;
+  };
+
+  REQUIRE(server.post("/v1/sim/clock/advance", Json{{"seconds", threshold_s - 1}}).status == 200);
+  run_due_timers(server.clock());
+  Json before = flagged();
+  CHECK(before["delayed_start"] == false);
+  CHECK(before["delay_reason"]["code"] == "CAPACITY_UNAVAILABLE");
+  CHECK_FALSE(has(event_types(server, id), "job.delayed"));
+  CHECK(server.get("/v1/sim/clock").json["pending_timers"].get<int>() >= 1);  // the threshold, armed
+
+  REQUIRE(server.post("/v1/sim/clock/advance", Json{{"seconds", 2}}).status == 200);
+  run_due_timers(server.clock());
+  Json after = flagged();
+  CHECK(after["status"] == "queued");
+  CHECK(after["delayed_start"] == true);
+  CHECK(after["delay_reason"]["code"] == "CAPACITY_UNAVAILABLE");  // the wait's own reason stays
+  auto events = server.get("/v1/jobs/" + id + "/events?type=job.delayed");
+  REQUIRE(events.json.at("items").size() == 1);
+  const Json& event = events.json["items"][0];
+  CHECK(event["level"] == "warning");
+  CHECK(event["data"]["code"] == "QUEUE_DELAYED");
+  CHECK(event["message"] == "job has been in queued for " + std::to_string(threshold_s / 60 ) + " min (threshold " +
+                                std::to_string(threshold_s / 60) + " min)");
+  std::string feed = server.read_stream("/v1/events", {{"Accept", "text/event-stream"}, {"Last-Event-ID", "0"}}, [](const std::string& received) {
+    return received.find("job.delayed") != std::string::npos || received.find("heartbeat") != std::string::npos;
+  });
+  CHECK_THAT(feed, Catch::Contains("event: job.delayed"));
+  server.clock().release();
 }
 
 TEST_CASE("sim: node_lost mid-run retries the job elsewhere and takes the node offline", "[sim]") {
