@@ -104,7 +104,10 @@ struct Engine::Impl final : exec::RunSink {
   // sim_control.cpp
   Result<model::Node> set_node_status(const std::string& node_id, const std::string& operation);
   void lose_jobs_on(const std::string& node_id, const std::string& reason);
-  std::size_t reset();
+  Result<ResetReport> reset();
+  std::size_t cancel_live_jobs(const std::string& reason);
+  void reset_executors();
+  Result<store::DeletedRows> delete_jobs_locked();
 
   // cancel.cpp
   Result<model::Job> cancel(const std::string& job_id, const std::string& workspace, const std::string& reason);
@@ -136,7 +139,8 @@ struct Engine::Impl final : exec::RunSink {
   // transitions.cpp: shared by every file above.
   std::int64_t now() const { return m_clock->now_ms(); }
   LiveJob* find_live_locked(const std::string& job_id);
-  // Puts a live job in the queue; the next pass notes its wait if it cannot be placed.
+  // Puts a live job in the queue and asks for a pass (which notes its wait
+  // if it cannot be placed); arms its delay timer.
   void queue_job_locked(LiveJob& live);
   void stage_locked(LiveJob& live, store::WriteBatch& batch);
   void enqueue_locked(store::WriteBatch batch);

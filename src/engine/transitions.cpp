@@ -26,6 +26,7 @@ void Engine::Impl::queue_job_locked(LiveJob& live) {
   if (live.route_key.empty()) live.route_key = route::route_key(live.job.spec, live.intent);
   m_queue.push(live.job.id, live.job.spec->priority, live.route_key);
   m_fresh.push_back(live.job.id);
+  wake_locked();  // first: a virtual clock must not move to the new timer before the pass
   arm_delay_locked(live);
 }
 

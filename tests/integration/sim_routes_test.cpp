@@ -2,6 +2,7 @@
 // node operations, reset and the event digest.
 #include <future>
 
+#include "jgrid/model/layout.hpp"
 #include "jgrid/util/time.hpp"
 #include "test_server.hpp"
 
@@ -290,15 +291,61 @@ TEST_CASE("sim: faults API lists, deletes and refuses bad rules", "[sim]") {
   CHECK(server.send("DELETE", "/v1/sim/faults/" + fid).status == 404);
 }
 
-TEST_CASE("sim: reset cancels live jobs and clears faults", "[sim]") {
+TEST_CASE("sim: reset cancels live jobs, clears faults and deletes every job", "[sim]") {
   TestServer server;  // real clock: the job is still running when reset comes
   add_fault(server, {{"effect", "oom"}, {"target", {{"job", "job_none"}}}});
   auto id = server.submit(job_with({{"duration_s", 3600}}));
   auto reset = server.post("/v1/sim/reset", Json::object());
   REQUIRE(reset.status == 200);
   CHECK(reset.json["cancelled_jobs"] == 1);
-  CHECK(server.get("/v1/jobs/" + id).json["status"] == "cancelled");
+  CHECK(reset.json["deleted"]["jobs"] == 1);
+  CHECK(server.get("/v1/jobs/" + id).status == 404);
   CHECK(server.get("/v1/sim/faults").json["faults"].empty());
+}
+
+TEST_CASE("sim: after reset no job of before is known, and new ones run", "[sim]") {
+  TestServer server;  // real clock (x100): jobs run and wait while the test acts
+  std::string done = server.submit(job_with({{"duration_s", 1}}));
+  REQUIRE(server.wait_terminal(done)["status"] == "completed");
+  Json keyed = job_with({{"duration_s", 1}});
+  auto first = server.post("/v1/jobs", keyed, {{"Idempotency-Key", "reset-key"}});
+  REQUIRE(first.status == 202);
+  std::string running = server.submit(job_with({{"duration_s", 3600}}));
+  server.wait_job(running, [](const Json& job) { return job["status"] == "running"; });
+  drain_every_node(server);
+  std::string queued = server.submit(job_with({{"duration_s", 60}}));
+  server.wait_job(queued, [](const Json& job) { return job["delay_reason"].is_object(); });
+  std::vector<std::string> old = {done, first.json["job_id"].get<std::string>(), running, queued};
+  CHECK(fs::exists(model::job_dir(server.data_dir, done)));
+
+  auto reset = server.post("/v1/sim/reset", Json::object());
+  INFO(reset.body);
+  REQUIRE(reset.status == 200);
+  CHECK(reset.json["cancelled_jobs"].get<int>() >= 2);  // running and queued (the keyed one may have ended)
+  CHECK(reset.json["deleted"]["jobs"] == 4);
+  CHECK(reset.json["deleted"]["events"].get<int>() > 10);
+  for (const auto& id : old) {
+    INFO(id);
+    CHECK(server.get("/v1/jobs/" + id).status == 404);
+    CHECK(server.get("/v1/jobs/" + id + "/events").status == 404);
+    CHECK(server.get("/v1/jobs/" + id + "/logs").status == 404);
+    CHECK(server.get("/v1/jobs/" + id + "/artifacts").status == 404);
+    CHECK(server.store().list_events(store::EventQuery{id}).empty());
+    CHECK_FALSE(fs::exists(model::job_dir(server.data_dir, id)));
+  }
+  CHECK(server.get("/v1/jobs").json["jobs"].empty());
+  CHECK(server.get("/v1/jobs?status=cancelled").json["jobs"].empty());
+  CHECK(server.get("/v1/health").json["store"]["jobs"] == 0);
+  CHECK(server.store().count_jobs_by_status().empty());
+  CHECK(nodes_with_status(server, "draining") == 0);
+
+  auto again = server.post("/v1/jobs", job_with({{"duration_s", 2}}), {{"Idempotency-Key", "reset-key"}});
+  REQUIRE(again.status == 202);  // the key is free again: a new job, not a replay
+  std::string fresh = again.json["job_id"].get<std::string>();
+  CHECK(std::find(old.begin(), old.end(), fresh) == old.end());
+  CHECK(server.wait_terminal(fresh)["status"] == "completed");
+  CHECK(server.get("/v1/jobs").json["jobs"].size() == 1);
+  CHECK(server.get("/v1/health").json["store"]["jobs"] == 1);
 }
 
 TEST_CASE("sim: the same submissions on a virtual clock give the same digest", "[sim]") {

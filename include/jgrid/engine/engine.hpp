@@ -83,6 +83,12 @@ struct SubmitResult {
   bool replayed = false;                 // true: an earlier submit with the same key
 };
 
+// What reset_simulation did.
+struct ResetReport {
+  std::size_t cancelled_jobs = 0;  // live jobs stopped first
+  store::DeletedRows deleted;      // then every stored job and input
+};
+
 class Engine {
  public:
   Engine(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fleet fleet,
@@ -154,11 +160,18 @@ class Engine {
   Result<model::Node> set_node_status(const std::string& node, const std::string& operation);
   // The fault rules of the simulated executor; nullptr when there is none.
   exec::FaultBook* faults() const;
-  // Cancels every live job (reason "simulation reset"), clears the fault
-  // rules, brings every node back online, forgets pulled images and
-  // restarts the event digest. Stored jobs stay readable. Returns the number
-  // of jobs cancelled.
-  std::size_t reset_simulation();
+  // Returns the server to an empty simulation (sim.md §4, for test
+  // isolation). Cancels every live job (reason "simulation reset"), so that
+  // their executors are stopped before anything is deleted; clears the
+  // fault rules, brings every simulated node back online, forgets pulled
+  // images and restarts the event digest; then deletes every stored job
+  // with its events, logs, artifacts, callback outbox rows and idempotency
+  // keys, every input, and their files under the data dir. A job id from
+  // before is unknown afterwards, also after a restart. Submits racing with
+  // a reset are cancelled and deleted with the rest. Errors
+  // STORE_WRITE_FAILED (nothing deleted) and IO_ERROR (rows deleted, some
+  // files left); the cancels and node changes have happened either way.
+  Result<ResetReport> reset_simulation();
   // The event log digest (see Recorder) and how many events it covers.
   std::string event_digest() const;
   std::int64_t digested_events() const;
