@@ -21,6 +21,10 @@
 // job.capacity_waiting event. No starvation: once later jobs have been
 // placed k_max_bypasses (3) times on nodes a waiting job could use, those
 // nodes are held for it (no job behind it is placed there) until it runs.
+// Delays: a job in a phase before its workload has one clock timer at
+// phase start + delay_threshold_ms (cancelled when the phase or the job
+// ends); when it fires the job gets delayed_start, a delay reason unless
+// capacity already explains the wait, and a job.delayed event.
 // Callbacks: a job that names a callback URL gets its outbox row (the
 // frozen body) in the same commit as its terminal transition; the callback
 // sender thread delivers it with retries and records every attempt as a
