@@ -36,6 +36,9 @@ Status Engine::Impl::start() {
   std::vector<std::string> resumes;
   for (auto& job : jobs) adopt_locked(std::move(job), batch, resumes);
   if (Status committed = m_store.commit(std::move(batch)); !committed) {
+    for (auto& [id, live] : m_live) disarm_delay_locked(live);
+    if (std::exchange(m_wake_held, false)) m_clock->release();  // taken by queue_job_locked
+    m_wake = false;
     m_live.clear();
     m_queue = JobQueue{};
     m_fresh.clear();
