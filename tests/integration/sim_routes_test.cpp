@@ -149,7 +149,7 @@ TEST_CASE("sim: a job that cannot be placed is flagged delayed when the clock pa
   const Json& event = events.json["items"][0];
   CHECK(event["level"] == "warning");
   CHECK(event["data"]["code"] == "QUEUE_DELAYED");
-  CHECK(event["message"] == "job has been in queued for " + std::to_string(threshold_s / 60 ) + " min (threshold " +
+  CHECK(event["message"] == "job has been in queued for " + std::to_string(threshold_s / 60) + " min (threshold " +
                                 std::to_string(threshold_s / 60) + " min)");
   std::string feed = server.read_stream("/v1/events", {{"Accept", "text/event-stream"}, {"Last-Event-ID", "0"}}, [](const std::string& received) {
     return received.find("job.delayed") != std::string::npos || received.find("heartbeat") != std::string::npos;
