@@ -80,7 +80,7 @@ const std::vector<Operation>& operations() {
        {404}},
       {"POST", "/v1/sim/nodes/{id}/{op}", "simNodeOperation", "sim", "Drain, cordon, fail or bring back a fake node",
        {}, "?SimObject", 200, "SimObject", "", {400, 404}},
-      {"POST", "/v1/sim/reset", "resetSim", "sim", "Clear faults and cancel live jobs", {}, "?SimObject", 200,
+      {"POST", "/v1/sim/reset", "resetSim", "sim", "Cancel live jobs, clear faults, delete every job and input", {}, "?SimObject", 200,
        "SimObject", "", {}},
       {"GET", "/v1/sim/digest", "getSimDigest", "sim", "Hash of the ordered event log", {}, "", 200, "SimObject", "",
        {}},

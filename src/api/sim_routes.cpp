@@ -70,8 +70,17 @@ Result<Json> sim_node_operation(const Context& ctx, const Call& call) {
 }
 
 Result<Json> reset_sim(const Context& ctx, const Call&) {
-  std::size_t cancelled = ctx.engine.reset_simulation();
-  return Json{{"ok", true}, {"cancelled_jobs", cancelled}};
+  auto report = ctx.engine.reset_simulation();
+  if (!report) return report.error();
+  const store::DeletedRows& d = report->deleted;
+  return Json{{"ok", true},
+              {"cancelled_jobs", report->cancelled_jobs},
+              {"deleted", {{"jobs", d.jobs},
+                           {"events", d.events},
+                           {"log_lines", d.log_lines},
+                           {"artifacts", d.artifacts},
+                           {"inputs", d.inputs},
+                           {"callback_deliveries", d.deliveries}}}};
 }
 
 Result<Json> get_sim_digest(const Context& ctx, const Call&) {

@@ -58,13 +58,14 @@ void Engine::Impl::start_callbacks_locked() {
 
 // The job is terminal, so nothing else writes it: its stored document is
 // current once the queue is flushed (the sender flushed before attempting).
+// A job that a simulation reset deleted meanwhile leaves no row behind.
 void Engine::Impl::record_callback_attempt(const CallbackAttempt& a) {
   record_callback(metric_result(a.delivery));
   {
     std::lock_guard lock(m_mutex);
     store::WriteBatch batch;
-    batch.deliveries.push_back(a.delivery);
     if (auto job = m_store.get_job(a.delivery.job_id)) {
+      batch.deliveries.push_back(a.delivery);
       LiveJob holder{std::move(*job)};
       holder.event_sequence = m_store.max_event_sequence(holder.job.id);
       std::string url = holder.job.spec->callback ? holder.job.spec->callback->url : "";

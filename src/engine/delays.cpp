@@ -1,3 +1,5 @@
+// Delay thresholds (api.md §3.2) as clock timers, and the periodic write of
+// output tails.
 #include <chrono>
 
 #include "impl.hpp"
@@ -7,7 +9,6 @@ namespace jgrid::engine {
 namespace {
 
 constexpr std::int64_t k_tail_write_every_ms = 1000;  // real time
-constexpr std::int64_t k_delay_check_every_ms = 200;  // real time
 
 std::int64_t steady_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -16,41 +17,61 @@ std::int64_t steady_ms() {
 
 }  // namespace
 
-// Runs on every tick of the engine loop: delay thresholds, and the job
-// documents whose tails moved since they were last written (about once a second).
-// Visits every live job, so it runs at most every k_delay_check_every_ms
-// however often the loop wakes: a burst of submits onto a long queue must not
-// pay O(live jobs) each.
+// Runs on every tick of the engine loop: the job documents whose tails moved
+// since they were last written, about once a second of real time (this is
+// persistence, not simulated behaviour, so it does not follow the clock).
+// Visits every live job, so at most once per k_tail_write_every_ms however
+// often the loop wakes: a burst of submits onto a long queue must not pay
+// O(live jobs) each.
 void Engine::Impl::tick_locked() {
-  if (steady_ms() - m_last_tick_ms < k_delay_check_every_ms) return;
-  m_last_tick_ms = steady_ms();
-  std::int64_t at = now();
-  bool write_tails = steady_ms() - m_last_tail_write_ms >= k_tail_write_every_ms;
-  if (write_tails) m_last_tail_write_ms = steady_ms();
+  if (steady_ms() - m_last_tail_write_ms < k_tail_write_every_ms) return;
+  m_last_tail_write_ms = steady_ms();
   store::WriteBatch batch;
-  for (auto& [id, live] : m_live) {
-    check_delay_locked(live, at, batch);
-    if (write_tails && live.tails_dirty) stage_locked(live, batch);
-  }
+  for (auto& [id, live] : m_live)
+    if (live.tails_dirty) stage_locked(live, batch);
   enqueue_locked(std::move(batch));
 }
 
-// A job in one phase before its workload runs for longer than the threshold
-// is flagged once per phase: delayed_start, and a delay reason unless one
-// (capacity) already explains the wait.
-void Engine::Impl::check_delay_locked(LiveJob& live, std::int64_t at, store::WriteBatch& batch) {
-  model::Job& job = live.job;
-  if (live.phase_delayed || live.cancelling || m_options.delay_threshold_ms <= 0) return;
-  std::int64_t elapsed = at - job.phase_started_ms;
-  if (elapsed < m_options.delay_threshold_ms) return;
-  live.phase_delayed = true;
+// A job adopted after a restart whose delay reason already names its phase
+// was flagged in that phase: it is not flagged twice.
+void Engine::Impl::arm_delay_locked(LiveJob& live) {
+  disarm_delay_locked(live);
+  const model::Job& job = live.job;
   std::string code = delay_code(job.phase);
-  if (code.empty()) return;
+  if (m_options.delay_threshold_ms <= 0 || code.empty() || (job.delay && job.delay->code == code)) return;
+  live.delay_timer = m_delay_timers.arm(job.id, job.phase_started_ms + m_options.delay_threshold_ms);
+}
+
+void Engine::Impl::disarm_delay_locked(LiveJob& live) { m_delay_timers.disarm(live.delay_timer); }
+
+// A token other than the job's current one belongs to a phase it has left.
+void Engine::Impl::delay_due(const std::string& job_id, std::uint64_t token) {
+  std::lock_guard lock(m_mutex);
+  LiveJob* live = find_live_locked(job_id);
+  if (!live || live->delay_timer.token != token || m_stopping) return;
+  live->delay_timer = DelayTimers::Armed{};  // fired: once per phase
+  store::WriteBatch batch;
+  flag_delayed_locked(*live, batch);
+  enqueue_locked(std::move(batch));
+}
+
+// delayed_start, a delay reason unless one (capacity) already explains the
+// wait, and a job.delayed event.
+void Engine::Impl::flag_delayed_locked(LiveJob& live, store::WriteBatch& batch) {
+  model::Job& job = live.job;
+  std::string code = delay_code(job.phase);
+  if (live.cancelling || code.empty()) return;
+  std::string phase(model::to_string(job.phase));
+  std::int64_t elapsed = now() - job.phase_started_ms;
+  std::string message = "job has been in " + phase + " for " + format_duration(elapsed) + " (threshold " +
+                        format_duration(m_options.delay_threshold_ms) + ")";
   job.delayed_start = true;
-  if (!job.delay)
-    job.delay = model::DelayReason{code, "job has been in " + std::string(model::to_string(job.phase)) + " for " +
-                                             format_duration(elapsed) + " (threshold " +
-                                             format_duration(m_options.delay_threshold_ms) + ")"};
+  if (!job.delay) job.delay = model::DelayReason{code, message};
+  m_recorder.event(live, batch,
+                   {"job.delayed", "scheduler", message,
+                    {{"code", code}, {"phase", phase}, {"threshold_s", m_options.delay_threshold_ms / 1000.0},
+                     {"elapsed_s", elapsed / 1000.0}},
+                    "warning"});
   stage_locked(live, batch);
 }
 

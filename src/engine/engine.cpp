@@ -79,7 +79,7 @@ exec::FaultBook* Engine::faults() const {
   return it == m_impl->m_executors.end() || !it->second ? nullptr : it->second->faults();
 }
 
-std::size_t Engine::reset_simulation() { return m_impl->reset(); }
+Result<ResetReport> Engine::reset_simulation() { return m_impl->reset(); }
 
 std::string Engine::event_digest() const {
   std::lock_guard lock(m_impl->m_mutex);

@@ -104,7 +104,10 @@ struct Engine::Impl final : exec::RunSink {
   // sim_control.cpp
   Result<model::Node> set_node_status(const std::string& node_id, const std::string& operation);
   void lose_jobs_on(const std::string& node_id, const std::string& reason);
-  std::size_t reset();
+  Result<ResetReport> reset();
+  std::size_t cancel_live_jobs(const std::string& reason);
+  void reset_executors();
+  Result<store::DeletedRows> delete_jobs_locked();
 
   // cancel.cpp
   Result<model::Job> cancel(const std::string& job_id, const std::string& workspace, const std::string& reason);
@@ -112,7 +115,13 @@ struct Engine::Impl final : exec::RunSink {
 
   // delays.cpp
   void tick_locked();
-  void check_delay_locked(LiveJob& live, std::int64_t now, store::WriteBatch& batch);
+  // (Re)arms the delay timer of the job's current phase; disarms it in a
+  // phase that cannot be delayed. Call whenever the phase changes.
+  void arm_delay_locked(LiveJob& live);
+  void disarm_delay_locked(LiveJob& live);
+  // The delay timer of `job_id` fired (clock timer thread).
+  void delay_due(const std::string& job_id, std::uint64_t token);
+  void flag_delayed_locked(LiveJob& live, store::WriteBatch& batch);
 
   // inputs.cpp
   Result<model::JobInput> create_input(const std::string& workspace, const std::string& filename,
@@ -130,7 +139,8 @@ struct Engine::Impl final : exec::RunSink {
   // transitions.cpp: shared by every file above.
   std::int64_t now() const { return m_clock->now_ms(); }
   LiveJob* find_live_locked(const std::string& job_id);
-  // Puts a live job in the queue; the next pass notes its wait if it cannot be placed.
+  // Puts a live job in the queue and asks for a pass (which notes its wait
+  // if it cannot be placed); arms its delay timer.
   void queue_job_locked(LiveJob& live);
   void stage_locked(LiveJob& live, store::WriteBatch& batch);
   void enqueue_locked(store::WriteBatch batch);
@@ -168,8 +178,8 @@ struct Engine::Impl final : exec::RunSink {
   std::condition_variable m_launched_cv;  // a start() in progress returned
   std::int64_t m_last_tail_write_ms = 0;        // steady ms of the last periodic tail write
   std::int64_t m_log_backlog = 0;               // output bytes queued since the store was last waited for
-  std::int64_t m_last_tick_ms = 0;              // steady ms of the last delay check
   std::unique_ptr<CallbackSender> m_sender;     // set by start() when there is a transport
+  DelayTimers m_delay_timers;  // last: closed (a firing one finished) before the rest goes
 };
 
 }  // namespace jgrid::engine

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "jgrid/model/job.hpp"
+#include "delay_timers.hpp"
 #include "jgrid/screen/screen.hpp"
 
 namespace jgrid::engine {
@@ -20,7 +21,6 @@ struct LiveJob {
   std::int64_t log_bytes = 0;       // workload output kept so far
   std::int64_t dropped_lines = 0;   // output lines dropped past max_log_bytes
   bool capacity_waiting = false;    // job.capacity_waiting emitted for the current wait
-  bool phase_delayed = false;       // the delay threshold fired for the current phase
   bool launched = false;            // handed to an executor (start() called or about to be)
   bool cancelling = false;          // cancel() owns it: executor calls are ignored
   bool tails_dirty = false;         // tails changed since the job doc was last written
@@ -28,6 +28,7 @@ struct LiveJob {
   std::int64_t ordinal = 0;         // order of the job's first event (event digest)
   int bypassed = 0;                 // later jobs placed on nodes this one waits for
   std::vector<std::uint32_t> fitting_classes;  // node classes it could use once GPUs free up (sorted)
+  DelayTimers::Armed delay_timer;   // the delay threshold of the current phase, while it has not fired
 };
 
 }  // namespace jgrid::engine

@@ -36,6 +36,9 @@ Status Engine::Impl::start() {
   std::vector<std::string> resumes;
   for (auto& job : jobs) adopt_locked(std::move(job), batch, resumes);
   if (Status committed = m_store.commit(std::move(batch)); !committed) {
+    for (auto& [id, live] : m_live) disarm_delay_locked(live);
+    if (std::exchange(m_wake_held, false)) m_clock->release();  // taken by queue_job_locked
+    m_wake = false;
     m_live.clear();
     m_queue = JobQueue{};
     m_fresh.clear();
@@ -60,7 +63,9 @@ void Engine::Impl::stop() {
     m_stopping = true;
     m_ready = false;
     m_wake_cv.notify_all();
+    for (auto& [id, live] : m_live) disarm_delay_locked(live);  // a shared virtual clock must not wait for them
   }
+  m_delay_timers.close();
   if (m_loop.joinable()) m_loop.join();
   {
     std::lock_guard lock(m_mutex);
@@ -115,7 +120,7 @@ void Engine::Impl::requeue_or_fail_locked(LiveJob& live, const std::string& reas
   live.launched = false;
   (void)move_status(job, model::JobStatus::queued, now());
   enter_phase(job, model::Phase::queued, now());
-  live.phase_delayed = live.capacity_waiting = false;
+  live.capacity_waiting = false;
   job.status_reason = reason;
   job.status_message = reason + ": waiting for another node";
   int attempt = job.attempts + 1;

@@ -73,8 +73,9 @@ void Engine::Impl::step(const std::string& job_id, model::Phase phase, const std
   std::lock_guard lock(m_mutex);
   LiveJob* live = sink_target_locked(job_id);
   if (!live) return;
+  model::Phase before = live->job.phase;
   apply_step(live->job, phase, event_type, now());
-  live->phase_delayed = false;
+  if (live->job.phase != before) arm_delay_locked(*live);
   store::WriteBatch batch;
   m_recorder.event(*live, batch, {event_type, "executor", message, std::move(data)});
   stage_locked(*live, batch);

@@ -133,11 +133,12 @@ void Engine::Impl::assign_locked(LiveJob& live, const route::RouteResult& route,
   job.placement = placement;
   ++job.attempts;
   job.delay.reset();  // only queue delays can be set while queued
-  live.capacity_waiting = live.phase_delayed = false;
+  live.capacity_waiting = false;
   live.bypassed = 0;
   m_queue.remove(job.id);
   (void)move_status(job, model::JobStatus::assigned, now());
   enter_phase(job, model::Phase::scheduling, now());
+  arm_delay_locked(live);
   job.status_message = "assigned to " + placement.node_name;
   m_recorder.event(live, batch,
                    {"job.route_selected", "router",

@@ -61,25 +61,58 @@ void Engine::Impl::lose_jobs_on(const std::string& node_id, const std::string& r
   enqueue_locked(std::move(batch));
 }
 
-std::size_t Engine::Impl::reset() {
-  std::vector<std::pair<std::string, std::string>> jobs;  // id, workspace
-  {
-    std::lock_guard lock(m_mutex);
-    for (const auto& [id, live] : m_live) jobs.emplace_back(id, live.job.workspace);
+// Live jobs are stopped before anything is deleted, and the deletion runs
+// under the mutex with none left: no executor or submit writes a job of
+// before afterwards, and none of after is deleted.
+Result<ResetReport> Engine::Impl::reset() {
+  ResetReport report;
+  report.cancelled_jobs = cancel_live_jobs("simulation reset");
+  reset_executors();
+  std::unique_lock lock(m_mutex);
+  while (!m_live.empty()) {  // submitted meanwhile
+    lock.unlock();
+    report.cancelled_jobs += cancel_live_jobs("simulation reset");
+    lock.lock();
   }
+  for (const auto& node : m_pool.snapshot())
+    if (node.source == "simulated") m_pool.set_status(node.id, model::NodeStatus::online);
+  m_recorder.reset_digest();
+  wake_locked();
+  auto deleted = delete_jobs_locked();
+  if (!deleted) return deleted.error();
+  report.deleted = *deleted;
+  return report;
+}
+
+// Until none is left: a job may be ending on its own (CONFLICT) meanwhile.
+std::size_t Engine::Impl::cancel_live_jobs(const std::string& reason) {
   std::size_t cancelled = 0;
-  for (const auto& [id, workspace] : jobs) cancelled += cancel(id, workspace, "simulation reset").ok();
+  for (;;) {
+    std::vector<std::pair<std::string, std::string>> jobs;  // id, workspace
+    {
+      std::lock_guard lock(m_mutex);
+      for (const auto& [id, live] : m_live) jobs.emplace_back(id, live.job.workspace);
+    }
+    if (jobs.empty()) return cancelled;
+    std::size_t before = cancelled;
+    for (const auto& [id, workspace] : jobs) cancelled += cancel(id, workspace, reason).ok();
+    if (cancelled == before) std::this_thread::yield();
+  }
+}
+
+void Engine::Impl::reset_executors() {
   for (auto& [source, executor] : m_executors) {
     if (!executor) continue;
     if (auto* faults = executor->faults()) faults->clear();
     executor->reset();
   }
-  std::lock_guard lock(m_mutex);
-  for (const auto& node : m_pool.snapshot())
-    if (node.source == "simulated") m_pool.set_status(node.id, model::NodeStatus::online);
-  m_recorder.reset_digest();
-  wake_locked();
-  return cancelled;
+}
+
+Result<store::DeletedRows> Engine::Impl::delete_jobs_locked() {
+  auto deleted = m_store.delete_all_jobs();
+  if (!deleted) return deleted.error();
+  if (Status removed = remove_job_files(m_options.data_dir); !removed) return removed.error();
+  return deleted;
 }
 
 }  // namespace jgrid::engine

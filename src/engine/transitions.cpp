@@ -14,7 +14,8 @@ Engine::Impl::Impl(store::Store& store, std::shared_ptr<util::Clock> clock, exec
       m_executors(std::move(executors)),
       m_options(std::move(options)),
       m_pool(m_fleet.nodes, m_fleet.seed),
-      m_recorder(*m_clock, m_options.max_log_bytes) {}
+      m_recorder(*m_clock, m_options.max_log_bytes),
+      m_delay_timers(*m_clock, [this](const std::string& job_id, std::uint64_t token) { delay_due(job_id, token); }) {}
 
 LiveJob* Engine::Impl::find_live_locked(const std::string& job_id) {
   auto it = m_live.find(job_id);
@@ -25,6 +26,8 @@ void Engine::Impl::queue_job_locked(LiveJob& live) {
   if (live.route_key.empty()) live.route_key = route::route_key(live.job.spec, live.intent);
   m_queue.push(live.job.id, live.job.spec->priority, live.route_key);
   m_fresh.push_back(live.job.id);
+  wake_locked();  // first: a virtual clock must not move to the new timer before the pass
+  arm_delay_locked(live);
 }
 
 void Engine::Impl::stage_locked(LiveJob& live, store::WriteBatch& batch) {
@@ -75,6 +78,7 @@ void Engine::Impl::end_locked(LiveJob& live, model::JobStatus to, EventSpec term
   stage_locked(live, batch);
   if (job.spec->callback) batch.deliveries.push_back(model::make_delivery(job, util::new_id("dlv", at), at));
   m_queue.remove(job.id);
+  disarm_delay_locked(live);
   m_live.erase(job.id);
 }
 

@@ -65,6 +65,20 @@ Status prepare_workspace(const fs::path& data_dir, const std::string& job_id, co
   return Ok{};
 }
 
+Status remove_job_files(const fs::path& data_dir) {
+  if (data_dir.empty()) return Ok{};
+  std::error_code error;
+  for (const auto& dir : {model::jobs_dir(data_dir), model::uploads_dir(data_dir)}) {
+    fs::directory_iterator it(dir, error);
+    if (error == std::errc::no_such_file_or_directory) continue;
+    for (; !error && it != fs::directory_iterator(); it.increment(error))
+      if (fs::remove_all(it->path(), error); error)
+        return make_error("IO_ERROR", "removing " + it->path().string() + ": " + error.message());
+    if (error) return make_error("IO_ERROR", "listing " + dir.string() + ": " + error.message());
+  }
+  return Ok{};
+}
+
 std::vector<model::Artifact> collect_artifacts(const fs::path& data_dir, const std::string& job_id,
                                                std::int64_t now_ms) {
   std::vector<model::Artifact> artifacts;

@@ -30,4 +30,9 @@ Status prepare_workspace(const std::filesystem::path& data_dir, const std::strin
 std::vector<model::Artifact> collect_artifacts(const std::filesystem::path& data_dir, const std::string& job_id,
                                                std::int64_t now_ms);
 
+// Removes every job's folder and every uploaded input's bytes (the contents
+// of <data>/jobs and <data>/uploads; the folders stay). Nothing to do
+// without a data dir. Error IO_ERROR naming what could not be removed.
+Status remove_job_files(const std::filesystem::path& data_dir);
+
 }  // namespace jgrid::engine

@@ -3,6 +3,7 @@
 #include "store/codec.hpp"
 #include "store/reads.hpp"
 #include "store/select.hpp"
+#include "store/wipe.hpp"
 
 namespace jgrid::store::reads {
 namespace {
@@ -11,7 +12,10 @@ const std::string k_log_columns =
     "SELECT job_id, sequence, stream, category, source, message, truncated, created_ms FROM logs WHERE job_id = ?";
 const std::string k_max_log_sequence = "SELECT COALESCE(MAX(sequence), 0) FROM logs WHERE job_id = ?1";
 const std::string k_max_event_sequence = "SELECT COALESCE(MAX(sequence), 0) FROM events WHERE job_id = ?1";
-const std::string k_max_event_seq = "SELECT COALESCE(MAX(seq), 0) FROM events";
+// Past a delete_all_jobs, the floor it recorded (see wipe.hpp).
+const std::string k_max_event_seq =
+    std::string("SELECT MAX(COALESCE((SELECT MAX(seq) FROM events), 0), COALESCE((SELECT CAST(value AS INTEGER) "
+                "FROM settings WHERE key = '") + k_event_seq_floor_key + "'), 0))";
 
 model::LogEntry log_from_row(const sql::Query& row) {
   model::LogEntry entry;

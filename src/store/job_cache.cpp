@@ -1,5 +1,6 @@
 #include "store/job_cache.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <utility>
 
@@ -23,6 +24,14 @@ void JobCache::put(model::Job job) {
   std::lock_guard lock(m_mutex);
   ++m_generation;
   insert(std::move(shared));
+}
+
+void JobCache::clear() {
+  std::lock_guard lock(m_mutex);
+  ++m_generation;
+  m_order.clear();
+  m_index.clear();
+  std::fill(m_offers.begin(), m_offers.end(), 0);
 }
 
 void JobCache::put_if_unchanged(const model::Job& job, std::uint64_t seen) {

@@ -41,6 +41,9 @@ class JobCache {
   // A job as read from the database when generation() was `seen`; dropped
   // when a put() happened since, and the first time its id is offered.
   void put_if_unchanged(const model::Job& job, std::uint64_t seen);
+  // Forgets every job (they were deleted); moves the generation, so a read
+  // that started before is not added afterwards.
+  void clear();
 
   std::size_t size() const;
 

@@ -6,6 +6,7 @@
 #include "store/readers.hpp"
 #include "store/reads.hpp"
 #include "store/schema.hpp"
+#include "store/wipe.hpp"
 #include "store/writer.hpp"
 
 namespace jgrid::store {
@@ -92,6 +93,13 @@ class SqliteStore final : public Store {
   }
   std::map<std::string, std::int64_t> count_jobs_by_status() const override {
     return read([&](sql::Connection& c) { return reads::count_jobs_by_status(c); });
+  }
+  Result<DeletedRows> delete_all_jobs() override {
+    DeletedRows deleted;
+    Status status = m_writer->run_alone([&](sql::Connection& c) { deleted = store::delete_all_jobs(c); });
+    if (!status) return status.error();
+    m_cache.clear();
+    return deleted;
   }
 
  private:

@@ -1,5 +1,6 @@
 #include "store/writer.hpp"
 
+#include <algorithm>
 
 #include "jgrid/util/log.hpp"
 #include "store/writes.hpp"
@@ -33,6 +34,13 @@ void Writer::commit_async(WriteBatch batch) {
   if (!batch.empty()) enqueue(std::move(batch), std::nullopt);
 }
 
+Status Writer::run_alone(Operation operation) {
+  std::promise<Status> done;
+  auto result = done.get_future();
+  enqueue(WriteBatch{}, std::move(done), std::move(operation));
+  return result.get();
+}
+
 void Writer::flush() {
   std::unique_lock lock(m_mutex);
   const std::uint64_t ticket = m_last_ticket;
@@ -44,7 +52,7 @@ std::size_t Writer::queued() const {
   return m_queue.size();
 }
 
-std::uint64_t Writer::enqueue(WriteBatch batch, std::optional<std::promise<Status>> done) {
+std::uint64_t Writer::enqueue(WriteBatch batch, std::optional<std::promise<Status>> done, Operation operation) {
   std::uint64_t ticket;
   {
     std::unique_lock lock(m_mutex);
@@ -52,7 +60,7 @@ std::uint64_t Writer::enqueue(WriteBatch batch, std::optional<std::promise<Statu
     // waits here instead of piling up batches in memory.
     if (!done) m_room.wait(lock, [&] { return m_queue.size() < k_max_queued || m_stopping; });
     ticket = ++m_last_ticket;
-    m_queue.push_back(Pending{std::move(batch), std::move(done), ticket});
+    m_queue.push_back(Pending{std::move(batch), std::move(done), ticket, std::move(operation)});
   }
   m_wake.notify_one();
   return ticket;
@@ -68,14 +76,35 @@ void Writer::run() {
       group.swap(m_queue);
     }
     m_room.notify_all();
-    auto results = write_group(group);
-    finish(group, results);
+    for (auto& part : split_operations(std::move(group))) {
+      auto results = write_group(part);
+      finish(part, results);
+    }
   }
+}
+
+std::vector<std::vector<Writer::Pending>> Writer::split_operations(std::vector<Pending> queue) {
+  std::vector<std::vector<Pending>> parts;
+  auto is_operation = [](const Pending& pending) { return static_cast<bool>(pending.operation); };
+  if (std::none_of(queue.begin(), queue.end(), is_operation)) {  // the usual case: one group
+    parts.push_back(std::move(queue));
+    return parts;
+  }
+  parts.emplace_back();
+  for (auto& pending : queue) {
+    bool alone = static_cast<bool>(pending.operation);
+    if (alone && !parts.back().empty()) parts.emplace_back();
+    parts.back().push_back(std::move(pending));
+    if (alone) parts.emplace_back();
+  }
+  if (parts.back().empty()) parts.pop_back();
+  return parts;
 }
 
 std::vector<Status> Writer::write_group(const std::vector<Pending>& group) {
   std::unique_lock<std::mutex> lock;
   if (m_conn_mutex) lock = std::unique_lock(*m_conn_mutex);
+  if (group.front().operation) return {transaction([&] { group.front().operation(m_conn); })};
   std::vector<const WriteBatch*> batches;
   batches.reserve(group.size());
   for (const auto& pending : group) batches.push_back(&pending.batch);

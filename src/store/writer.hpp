@@ -44,6 +44,12 @@ class Writer {
   Status commit(WriteBatch batch);
   void commit_async(WriteBatch batch);
   void flush();
+  // Runs `operation` on the write connection in a transaction of its own,
+  // after every batch queued before it and before any queued after it;
+  // returns once that is committed. Error STORE_WRITE_FAILED when it throws
+  // (rolled back: nothing of it applied).
+  using Operation = std::function<void(sql::Connection&)>;
+  Status run_alone(Operation operation);
   // Batches queued and not yet taken by the writer thread (for tests).
   std::size_t queued() const;
 
@@ -52,10 +58,14 @@ class Writer {
     WriteBatch batch;
     std::optional<std::promise<Status>> done;  // empty for commit_async
     std::uint64_t ticket = 0;
+    Operation operation;  // set by run_alone (batch empty)
   };
 
-  std::uint64_t enqueue(WriteBatch batch, std::optional<std::promise<Status>> done);
+  std::uint64_t enqueue(WriteBatch batch, std::optional<std::promise<Status>> done, Operation operation = {});
   void run();
+  // The queue cut into groups written one after the other: runs of
+  // batches, and each operation alone.
+  static std::vector<std::vector<Pending>> split_operations(std::vector<Pending> queue);
   std::vector<Status> write_group(const std::vector<Pending>& group);
   Status transaction(const std::function<void()>& body);
   void finish(std::vector<Pending>& group, std::vector<Status>& results);

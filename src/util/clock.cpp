@@ -7,7 +7,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
-#include <queue>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -18,12 +18,10 @@ namespace {
 // scale or a far timer is never overslept by much.
 constexpr std::chrono::milliseconds k_max_wait{200};
 
-struct Timer {
-  std::int64_t due_ms = 0;
-  std::uint64_t seq = 0;  // FIFO among equal due times
-  std::function<void()> fn;
-  bool operator>(const Timer& other) const { return due_ms != other.due_ms ? due_ms > other.due_ms : seq > other.seq; }
-};
+// Pending timers by (due time, order of scheduling): FIFO among equal due
+// times, and a cancelled timer is erased by its key.
+using TimerKey = std::pair<std::int64_t, std::uint64_t>;
+using TimerQueue = std::map<TimerKey, std::function<void()>>;
 
 class RealClock final : public Clock {
  public:
@@ -69,7 +67,7 @@ struct Clock::Timers {
   mutable std::mutex mutex;
   std::condition_variable wake;         // the timer thread waits on it
   mutable std::condition_variable idle;  // wait_idle() waits on it
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> queue;
+  TimerQueue queue;
   std::uint64_t next_seq = 0;
   int held = 0;          // hold() minus release(), plus 1 while a callback runs
   bool stopping = false;
@@ -82,10 +80,11 @@ Clock::Clock() : m_timers(std::make_unique<Timers>()) {}
 
 Clock::~Clock() { stop_timers(); }
 
-void Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
+Clock::TimerId Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
   std::lock_guard lock(m_timers->mutex);
-  if (m_timers->stopping) return;
-  m_timers->queue.push(Timer{due_ms, m_timers->next_seq++, std::move(fn)});
+  TimerId id{due_ms, m_timers->next_seq++};
+  if (m_timers->stopping) return id;
+  auto added = m_timers->queue.emplace(TimerKey{id.due_ms, id.seq}, std::move(fn)).first;
   if (!m_timers->thread.joinable()) {
     m_timers->thread = std::thread([this] {
       pthread_setname_np(pthread_self(), "clock timers");
@@ -96,14 +95,15 @@ void Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
           t.wake.wait(lock);
           continue;
         }
-        std::int64_t ahead = t.queue.top().due_ms - now_ms();
+        std::int64_t due = t.queue.begin()->first.first;
+        std::int64_t ahead = due - now_ms();
         if (ahead > 0 && !is_virtual()) {
           t.wake.wait_for(lock, real_wait(ahead, scale()));
           continue;
         }
-        if (ahead > 0) jump_to(t.queue.top().due_ms);
-        auto fn = std::move(const_cast<Timer&>(t.queue.top()).fn);
-        t.queue.pop();
+        if (ahead > 0) jump_to(due);
+        auto fn = std::move(t.queue.begin()->second);
+        t.queue.erase(t.queue.begin());
         ++t.held;
         lock.unlock();
         fn();
@@ -112,7 +112,22 @@ void Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
       }
     });
   }
-  m_timers->wake.notify_one();
+  // Only a new first timer changes what the thread waits for.
+  if (added == m_timers->queue.begin()) m_timers->wake.notify_one();
+  return id;
+}
+
+// The thread may be waiting for the dropped timer (the first), and
+// wait_idle() callers for the last one.
+bool Clock::cancel(const TimerId& timer) {
+  std::lock_guard lock(m_timers->mutex);
+  auto it = m_timers->queue.find(TimerKey{timer.due_ms, timer.seq});
+  if (it == m_timers->queue.end()) return false;
+  bool first = it == m_timers->queue.begin();
+  m_timers->queue.erase(it);
+  if (first) m_timers->wake.notify_one();
+  if (m_timers->is_idle()) m_timers->idle.notify_all();
+  return true;
 }
 
 void Clock::hold() {

@@ -1,5 +1,8 @@
 // sim.md §3–4 through real HTTP: the virtual clock, every fault effect,
 // node operations, reset and the event digest.
+#include <future>
+
+#include "jgrid/model/layout.hpp"
 #include "jgrid/util/time.hpp"
 #include "test_server.hpp"
 
@@ -59,6 +62,26 @@ int nodes_with_status(const TestServer& server, const std::string& status) {
   return count;
 }
 
+// Runs every clock timer due by now, then keeps the clock where it is: a
+// timer due now (after the others due now) holds it again. The caller held
+// the clock; it is held again on return.
+void run_due_timers(util::Clock& clock) {
+  std::promise<void> reached;
+  clock.schedule(clock.now_ms(), [&] {
+    clock.hold();
+    reached.set_value();
+  });
+  clock.release();
+  reached.get_future().wait();
+}
+
+void drain_every_node(const TestServer& server) {
+  auto nodes = server.get("/v1/nodes");
+  REQUIRE(nodes.status == 200);
+  for (const auto& node : nodes.json.at("nodes"))
+    REQUIRE(server.post("/v1/sim/nodes/" + node.at("id").get<std::string>() + "/drain", Json::object()).status == 200);
+}
+
 double seconds_between(const Json& job, const char* from, const char* to) {
   return static_cast<double>(*util::parse_time(job.at(to).get<std::string>()) -
                              *util::parse_time(job.at(from).get<std::string>())) / 1000.0;
@@ -93,6 +116,46 @@ TEST_CASE("sim: POST /v1/sim/clock/advance moves virtual time and checks its bod
   TestServer real;
   CHECK(real.post("/v1/sim/clock/advance", Json{{"seconds", 1}}).status == 409);
   CHECK(real.get("/v1/sim/clock").json["mode"] == "real");
+}
+
+TEST_CASE("sim: a job that cannot be placed is flagged delayed when the clock passes the threshold", "[sim]") {
+  TestServer server(virtual_options());
+  const std::int64_t threshold_s = server.engine().options().delay_threshold_ms / 1000;
+  server.clock().hold();  // time moves only when this test moves it
+  drain_every_node(server);
+  auto id = server.submit(job_with({{"duration_s", 60}}));
+  server.wait_job(id, [](const Json& job) { return job["delay_reason"].is_object(); });
+  auto flagged = [&] {
+    server.flush();
+    return server.get("/v1/jobs/" + id).json;
+  };
+
+  REQUIRE(server.post("/v1/sim/clock/advance", Json{{"seconds", threshold_s - 1}}).status == 200);
+  run_due_timers(server.clock());
+  Json before = flagged();
+  CHECK(before["delayed_start"] == false);
+  CHECK(before["delay_reason"]["code"] == "CAPACITY_UNAVAILABLE");
+  CHECK_FALSE(has(event_types(server, id), "job.delayed"));
+  CHECK(server.get("/v1/sim/clock").json["pending_timers"].get<int>() >= 1);  // the threshold, armed
+
+  REQUIRE(server.post("/v1/sim/clock/advance", Json{{"seconds", 2}}).status == 200);
+  run_due_timers(server.clock());
+  Json after = flagged();
+  CHECK(after["status"] == "queued");
+  CHECK(after["delayed_start"] == true);
+  CHECK(after["delay_reason"]["code"] == "CAPACITY_UNAVAILABLE");  // the wait's own reason stays
+  auto events = server.get("/v1/jobs/" + id + "/events?type=job.delayed");
+  REQUIRE(events.json.at("items").size() == 1);
+  const Json& event = events.json["items"][0];
+  CHECK(event["level"] == "warning");
+  CHECK(event["data"]["code"] == "QUEUE_DELAYED");
+  CHECK(event["message"] == "job has been in queued for " + std::to_string(threshold_s / 60) + " min (threshold " +
+                                std::to_string(threshold_s / 60) + " min)");
+  std::string feed = server.read_stream("/v1/events", {{"Accept", "text/event-stream"}, {"Last-Event-ID", "0"}}, [](const std::string& received) {
+    return received.find("job.delayed") != std::string::npos || received.find("heartbeat") != std::string::npos;
+  });
+  CHECK_THAT(feed, Catch::Contains("event: job.delayed"));
+  server.clock().release();
 }
 
 TEST_CASE("sim: node_lost mid-run retries the job elsewhere and takes the node offline", "[sim]") {
@@ -228,15 +291,61 @@ TEST_CASE("sim: faults API lists, deletes and refuses bad rules", "[sim]") {
   CHECK(server.send("DELETE", "/v1/sim/faults/" + fid).status == 404);
 }
 
-TEST_CASE("sim: reset cancels live jobs and clears faults", "[sim]") {
+TEST_CASE("sim: reset cancels live jobs, clears faults and deletes every job", "[sim]") {
   TestServer server;  // real clock: the job is still running when reset comes
   add_fault(server, {{"effect", "oom"}, {"target", {{"job", "job_none"}}}});
   auto id = server.submit(job_with({{"duration_s", 3600}}));
   auto reset = server.post("/v1/sim/reset", Json::object());
   REQUIRE(reset.status == 200);
   CHECK(reset.json["cancelled_jobs"] == 1);
-  CHECK(server.get("/v1/jobs/" + id).json["status"] == "cancelled");
+  CHECK(reset.json["deleted"]["jobs"] == 1);
+  CHECK(server.get("/v1/jobs/" + id).status == 404);
   CHECK(server.get("/v1/sim/faults").json["faults"].empty());
+}
+
+TEST_CASE("sim: after reset no job of before is known, and new ones run", "[sim]") {
+  TestServer server;  // real clock (x100): jobs run and wait while the test acts
+  std::string done = server.submit(job_with({{"duration_s", 1}}));
+  REQUIRE(server.wait_terminal(done)["status"] == "completed");
+  Json keyed = job_with({{"duration_s", 1}});
+  auto first = server.post("/v1/jobs", keyed, {{"Idempotency-Key", "reset-key"}});
+  REQUIRE(first.status == 202);
+  std::string running = server.submit(job_with({{"duration_s", 3600}}));
+  server.wait_job(running, [](const Json& job) { return job["status"] == "running"; });
+  drain_every_node(server);
+  std::string queued = server.submit(job_with({{"duration_s", 60}}));
+  server.wait_job(queued, [](const Json& job) { return job["delay_reason"].is_object(); });
+  std::vector<std::string> old = {done, first.json["job_id"].get<std::string>(), running, queued};
+  CHECK(fs::exists(model::job_dir(server.data_dir, done)));
+
+  auto reset = server.post("/v1/sim/reset", Json::object());
+  INFO(reset.body);
+  REQUIRE(reset.status == 200);
+  CHECK(reset.json["cancelled_jobs"].get<int>() >= 2);  // running and queued (the keyed one may have ended)
+  CHECK(reset.json["deleted"]["jobs"] == 4);
+  CHECK(reset.json["deleted"]["events"].get<int>() > 10);
+  for (const auto& id : old) {
+    INFO(id);
+    CHECK(server.get("/v1/jobs/" + id).status == 404);
+    CHECK(server.get("/v1/jobs/" + id + "/events").status == 404);
+    CHECK(server.get("/v1/jobs/" + id + "/logs").status == 404);
+    CHECK(server.get("/v1/jobs/" + id + "/artifacts").status == 404);
+    CHECK(server.store().list_events(store::EventQuery{id}).empty());
+    CHECK_FALSE(fs::exists(model::job_dir(server.data_dir, id)));
+  }
+  CHECK(server.get("/v1/jobs").json["jobs"].empty());
+  CHECK(server.get("/v1/jobs?status=cancelled").json["jobs"].empty());
+  CHECK(server.get("/v1/health").json["store"]["jobs"] == 0);
+  CHECK(server.store().count_jobs_by_status().empty());
+  CHECK(nodes_with_status(server, "draining") == 0);
+
+  auto again = server.post("/v1/jobs", job_with({{"duration_s", 2}}), {{"Idempotency-Key", "reset-key"}});
+  REQUIRE(again.status == 202);  // the key is free again: a new job, not a replay
+  std::string fresh = again.json["job_id"].get<std::string>();
+  CHECK(std::find(old.begin(), old.end(), fresh) == old.end());
+  CHECK(server.wait_terminal(fresh)["status"] == "completed");
+  CHECK(server.get("/v1/jobs").json["jobs"].size() == 1);
+  CHECK(server.get("/v1/health").json["store"]["jobs"] == 1);
 }
 
 TEST_CASE("sim: the same submissions on a virtual clock give the same digest", "[sim]") {

@@ -258,6 +258,9 @@ class TestServer {
   std::int64_t count_jobs() const { return m_store->count_jobs(); }
   const store::Store& store() const { return *m_store; }
   engine::Engine& engine() { return *m_engine; }
+  util::Clock& clock() { return *m_clock; }
+  // Waits until every write queued so far is in the store (reads then see it).
+  void flush() { m_store->flush(); }
 
   int port = 0;
   std::string url;

@@ -21,6 +21,10 @@
 // job.capacity_waiting event. No starvation: once later jobs have been
 // placed k_max_bypasses (3) times on nodes a waiting job could use, those
 // nodes are held for it (no job behind it is placed there) until it runs.
+// Delays: a job in a phase before its workload has one clock timer at
+// phase start + delay_threshold_ms (cancelled when the phase or the job
+// ends); when it fires the job gets delayed_start, a delay reason unless
+// capacity already explains the wait, and a job.delayed event.
 // Callbacks: a job that names a callback URL gets its outbox row (the
 // frozen body) in the same commit as its terminal transition; the callback
 // sender thread delivers it with retries and records every attempt as a
@@ -81,6 +85,12 @@ struct SubmitRequest {
 struct SubmitResult {
   model::Job job;
   bool replayed = false;                 // true: an earlier submit with the same key
+};
+
+// What reset_simulation did.
+struct ResetReport {
+  std::size_t cancelled_jobs = 0;  // live jobs stopped first
+  store::DeletedRows deleted;      // then every stored job and input
 };
 
 class Engine {
@@ -154,11 +164,18 @@ class Engine {
   Result<model::Node> set_node_status(const std::string& node, const std::string& operation);
   // The fault rules of the simulated executor; nullptr when there is none.
   exec::FaultBook* faults() const;
-  // Cancels every live job (reason "simulation reset"), clears the fault
-  // rules, brings every node back online, forgets pulled images and
-  // restarts the event digest. Stored jobs stay readable. Returns the number
-  // of jobs cancelled.
-  std::size_t reset_simulation();
+  // Returns the server to an empty simulation (sim.md §4, for test
+  // isolation). Cancels every live job (reason "simulation reset"), so that
+  // their executors are stopped before anything is deleted; clears the
+  // fault rules, brings every simulated node back online, forgets pulled
+  // images and restarts the event digest; then deletes every stored job
+  // with its events, logs, artifacts, callback outbox rows and idempotency
+  // keys, every input, and their files under the data dir. A job id from
+  // before is unknown afterwards, also after a restart. Submits racing with
+  // a reset are cancelled and deleted with the rest. Errors
+  // STORE_WRITE_FAILED (nothing deleted) and IO_ERROR (rows deleted, some
+  // files left); the cancels and node changes have happened either way.
+  Result<ResetReport> reset_simulation();
   // The event log digest (see Recorder) and how many events it covers.
   std::string event_digest() const;
   std::int64_t digested_events() const;

@@ -10,7 +10,10 @@ namespace fs = std::filesystem;
 inline fs::path database_path(const fs::path& data_dir) { return data_dir / "jgrid.db"; }
 inline fs::path secret_path(const fs::path& data_dir) { return data_dir / "secret.key"; }
 inline fs::path callback_secret_path(const fs::path& data_dir) { return data_dir / "callback.key"; }
-inline fs::path job_dir(const fs::path& data_dir, const std::string& job_id) { return data_dir / "jobs" / job_id; }
+// Every job's folder is in here, and every uploaded input's bytes in uploads_dir.
+inline fs::path jobs_dir(const fs::path& data_dir) { return data_dir / "jobs"; }
+inline fs::path uploads_dir(const fs::path& data_dir) { return data_dir / "uploads"; }
+inline fs::path job_dir(const fs::path& data_dir, const std::string& job_id) { return jobs_dir(data_dir) / job_id; }
 inline fs::path job_artifacts_dir(const fs::path& data_dir, const std::string& job_id) {
   return job_dir(data_dir, job_id) / "artifacts";
 }
@@ -22,7 +25,7 @@ inline fs::path job_scripts_dir(const fs::path& data_dir, const std::string& job
 }
 // Uploaded bytes of an input, before any job uses it.
 inline fs::path input_blob_path(const fs::path& data_dir, const std::string& input_id) {
-  return data_dir / "uploads" / input_id;
+  return uploads_dir(data_dir) / input_id;
 }
 
 }  // namespace jgrid::model

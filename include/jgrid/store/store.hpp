@@ -99,6 +99,16 @@ struct Counters {
   std::int64_t max_event_seq = 0;
 };
 
+// What Store::delete_all_jobs removed, in rows.
+struct DeletedRows {
+  std::int64_t jobs = 0;
+  std::int64_t events = 0;
+  std::int64_t log_lines = 0;
+  std::int64_t artifacts = 0;
+  std::int64_t inputs = 0;
+  std::int64_t deliveries = 0;  // callback outbox rows
+};
+
 // Encodes the members of `job` that never change after submit (spec and
 // screening) now, on the calling thread, so that the writer thread, which
 // every commit goes through, does not have to at the job's first write.
@@ -161,6 +171,16 @@ class Store {
   virtual std::int64_t count_jobs() const = 0;
   // Jobs per status name ("queued" -> 3); statuses without jobs are absent.
   virtual std::map<std::string, std::int64_t> count_jobs_by_status() const = 0;
+
+  // Deletes every job with its events, log lines, artifact rows, callback
+  // outbox rows and idempotency keys, and every input, in one transaction
+  // that runs after every batch queued before it; returns once it is
+  // durable, with the recently used jobs forgotten too. Job counts read
+  // zero after it; counters().max_event_seq does not go back, so event seqs
+  // are never given out twice. Files under the data dir are the caller's,
+  // and so is making sure that nothing writes a deleted job afterwards.
+  // Error STORE_WRITE_FAILED, with nothing deleted.
+  virtual Result<DeletedRows> delete_all_jobs() = 0;
 
   // The schema version this binary writes.
   static int schema_version();

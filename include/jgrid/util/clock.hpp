@@ -34,10 +34,20 @@ class Clock {
   // "real" or "virtual".
   std::string mode() const { return is_virtual() ? "virtual" : "real"; }
 
+  // Names a scheduled timer for cancel(). Unique per clock.
+  struct TimerId {
+    std::int64_t due_ms = 0;
+    std::uint64_t seq = 0;
+  };
+
   // Runs `fn` on the timer thread at `due_ms` (or at once when past). The
-  // thread starts on first use; callbacks may schedule more timers and call
-  // hold()/release(), but must not call stop_timers().
-  void schedule(std::int64_t due_ms, std::function<void()> fn);
+  // thread starts on first use; callbacks may schedule and cancel timers and
+  // call hold()/release(), but must not call stop_timers().
+  TimerId schedule(std::int64_t due_ms, std::function<void()> fn);
+  // Drops a timer that has not started to run: it never runs, and a virtual
+  // clock no longer moves to its due time for it. False when it already ran,
+  // is running, or was dropped before.
+  bool cancel(const TimerId& timer);
   // Work in progress outside the timer thread (e.g. a scheduling pass):
   // a virtual clock does not move and no timer runs until it is released.
   // Every hold() needs one release(). No effect on real clocks.
@@ -46,7 +56,7 @@ class Clock {
   // Virtual clocks: moves time `ms` forward now (timers due meanwhile run
   // next, in order). Real clocks: no effect.
   void advance(std::int64_t ms);
-  // Timers scheduled and not yet run.
+  // Timers scheduled and not yet run nor cancelled.
   std::size_t pending_timers() const;
   // Blocks until no timer is pending, nothing is held and no callback runs.
   void wait_idle() const;

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "engine_fixture.hpp"
 
 using namespace jgrid;
@@ -23,6 +25,8 @@ TEST_CASE("engine flags a job stuck in a start phase past the delay threshold", 
   REQUIRE(delayed.delay);
   CHECK(delayed.delay->code == "RUNTIME_PREPARATION_DELAYED");
   CHECK(delayed.delay->message == "job has been in runtime_preparation for 90s (threshold 60s)");
+  auto types = f.event_types(job.id);
+  CHECK(std::count(types.begin(), types.end(), "job.delayed") == 1);
 
   f.executor->step(job.id, model::Phase::workload_execution, "job.running");
   REQUIRE(f.reaches(job.id, JobStatus::running));
@@ -52,4 +56,23 @@ TEST_CASE("engine keeps the capacity reason when a waiting job passes the thresh
   f.clock->advance(5000);
   REQUIRE(eventually([&] { return f.stored(waiting.id)->delayed_start; }));
   CHECK(f.stored(waiting.id)->delay->code == "CAPACITY_UNAVAILABLE");
+}
+
+TEST_CASE("engine arms one clock timer per start phase and drops it when the phase or the job ends", "[engine]") {
+  engine::EngineOptions options;
+  options.delay_threshold_ms = 60'000;
+  EngineFixture f({make_node("mi300x-1", "amd", 8)}, options);
+  model::Job job = f.submit(make_spec("amd"));
+  REQUIRE(f.executor->wait_started(1));
+  CHECK(f.clock->pending_timers() == 1);  // scheduling's; queued's was dropped
+  f.executor->step(job.id, model::Phase::runtime_preparation, "job.inputs_prepared");
+  CHECK(f.clock->pending_timers() == 1);
+  f.executor->step(job.id, model::Phase::workload_execution, "job.running");
+  CHECK(f.clock->pending_timers() == 0);  // a running workload is never delayed
+
+  model::Job waiting = f.submit(make_spec("amd", 8));  // more GPUs than are free: waits
+  REQUIRE(eventually([&] { return f.stored(waiting.id)->delay.has_value(); }));
+  CHECK(f.clock->pending_timers() == 1);
+  REQUIRE(f.engine->cancel(waiting.id, "local", "").ok());
+  CHECK(f.clock->pending_timers() == 0);
 }

@@ -72,3 +72,16 @@ TEST_CASE("store::JobCache with no capacity holds nothing", "[store]") {
   CHECK(cache.size() == 0);
   CHECK_FALSE(cache.find("job_0001"));
 }
+
+TEST_CASE("store::JobCache::clear forgets every job and drops reads that began before it", "[store]") {
+  JobCache cache(4);
+  cache.put(make_job(1));
+  cache.put(make_job(2));
+  std::uint64_t seen = cache.generation();
+  cache.clear();
+  CHECK(cache.size() == 0);
+  CHECK_FALSE(cache.find("job_0001"));
+  cache.put_if_unchanged(make_job(1), seen);  // read before the clear: stale
+  cache.put_if_unchanged(make_job(1), seen);
+  CHECK_FALSE(cache.find("job_0001"));
+}

@@ -149,3 +149,45 @@ TEST_CASE("store::Writer drains its queue when destroyed", "[store]") {
   }
   CHECK(conn->scalar("SELECT COUNT(*) FROM jobs") == 50);
 }
+
+TEST_CASE("store::Writer::run_alone runs between the batches queued around it, in its own transaction", "[store]") {
+  WriterFixture f;
+  std::int64_t jobs_seen = -1;
+  Status status;
+  std::thread runner;
+  {
+    std::unique_lock hold(f.conn_mutex);
+    f.writer.commit_async(job_with_event(0, 1));
+    f.wait_queued(0);
+    f.writer.commit_async(job_with_event(1, 2));
+    runner = std::thread([&] {
+      status = f.writer.run_alone([&](sql::Connection& conn) {
+        jobs_seen = conn.scalar("SELECT COUNT(*) FROM jobs");
+        conn.exec("DELETE FROM jobs");
+      });
+    });
+    f.wait_queued(2);
+    f.writer.commit_async(job_with_event(2, 3));
+    f.wait_queued(3);
+  }
+  runner.join();
+  f.writer.flush();
+  REQUIRE(status.ok());
+  CHECK(jobs_seen == 2);                                  // after the batches before it
+  CHECK(f.count("SELECT COUNT(*) FROM jobs") == 1);       // before the one after it
+  CHECK(f.count("SELECT COUNT(*) FROM jobs WHERE id = 'job_0002'") == 1);
+  CHECK(f.transactions == 4);  // first batch; second batch; the operation; third batch
+}
+
+TEST_CASE("store::Writer::run_alone rolls back an operation that throws", "[store]") {
+  WriterFixture f;
+  REQUIRE(f.writer.commit(job_with_event(1, 1)).ok());
+  Status status = f.writer.run_alone([](sql::Connection& conn) {
+    conn.exec("DELETE FROM jobs");
+    conn.exec("INSERT INTO nowhere VALUES (1)");
+  });
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.error().code == "STORE_WRITE_FAILED");
+  CHECK(f.count("SELECT COUNT(*) FROM jobs") == 1);
+  CHECK_FALSE(f.conn->in_transaction());
+}

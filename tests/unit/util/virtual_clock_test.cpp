@@ -52,3 +52,29 @@ TEST_CASE("util::make_real_clock runs timers at their real due time", "[util]") 
   clock->wait_idle();
   CHECK(seen >= due);
 }
+
+TEST_CASE("util::Clock::cancel drops a pending timer, and a virtual clock does not move to it", "[util]") {
+  auto clock = make_virtual_clock();
+  std::int64_t origin = clock->now_ms();
+  std::vector<std::int64_t> fired;
+  clock->hold();
+  auto dropped = clock->schedule(origin + 60'000, [&] { fired.push_back(-1); });
+  auto kept = clock->schedule(origin + 5'000, [&] { fired.push_back(clock->now_ms() - origin); });
+  CHECK(clock->pending_timers() == 2);
+  CHECK(clock->cancel(dropped));
+  CHECK_FALSE(clock->cancel(dropped));  // once
+  CHECK(clock->pending_timers() == 1);
+  clock->release();
+  clock->wait_idle();
+  CHECK(fired == std::vector<std::int64_t>{5'000});
+  CHECK(clock->now_ms() == origin + 5'000);  // not 60'000: nothing waits for it
+  CHECK_FALSE(clock->cancel(kept));           // it ran
+}
+
+TEST_CASE("util::Clock::cancel of the last pending timer lets wait_idle return", "[util]") {
+  auto clock = make_real_clock();
+  auto far = clock->schedule(clock->now_ms() + 3'600'000, [] {});
+  CHECK(clock->cancel(far));
+  clock->wait_idle();  // would wait an hour for the timer
+  CHECK(clock->pending_timers() == 0);
+}

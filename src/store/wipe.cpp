@@ -1,0 +1,36 @@
+#include "store/wipe.hpp"
+
+#include <string>
+
+namespace jgrid::store {
+namespace {
+
+// The floor only rises: MAX over the old floor and every seq still stored.
+const std::string k_keep_event_seq_floor =
+    std::string("INSERT OR REPLACE INTO settings (key, value) SELECT '") + k_event_seq_floor_key +
+    "', CAST(MAX(COALESCE((SELECT MAX(seq) FROM events), 0), COALESCE((SELECT CAST(value AS INTEGER) FROM settings "
+    "WHERE key = '" + k_event_seq_floor_key + "'), 0)) AS TEXT)";
+
+std::int64_t delete_rows(sql::Connection& conn, const std::string& table) {
+  conn.exec("DELETE FROM " + table);
+  return sqlite3_changes64(conn.handle());
+}
+
+}  // namespace
+
+// Jobs go first: their delete trigger (schema step 4) counts them down, and
+// the rows it leaves at zero go with job_counts.
+DeletedRows delete_all_jobs(sql::Connection& conn) {
+  conn.exec(k_keep_event_seq_floor);
+  DeletedRows deleted;
+  deleted.jobs = delete_rows(conn, "jobs");
+  delete_rows(conn, "job_counts");
+  deleted.events = delete_rows(conn, "events");
+  deleted.log_lines = delete_rows(conn, "logs");
+  deleted.artifacts = delete_rows(conn, "artifacts");
+  deleted.inputs = delete_rows(conn, "inputs");
+  deleted.deliveries = delete_rows(conn, "callback_outbox");
+  return deleted;
+}
+
+}  // namespace jgrid::store
