@@ -115,7 +115,7 @@ Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
 // concurrent submits share one transaction. Only then does the scheduler see it.
 Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Screening& screening) {
   const std::string id = job.id;
-  job.screening = job_screening(screening);
+  job.screening = screen::job_screening_json(screening);
   store::warm_job_encoding(job);  // here, in parallel with other submits, not on the writer thread
   {
     std::lock_guard lock(m_mutex);

@@ -128,9 +128,9 @@ void add_runtime(Json& out, const Job& job) {
   out["artifacts_ready"] = job.artifacts_ready;
   out["delayed_start"] = job.delayed_start;
   if (job.delay) out["delay_reason"] = {{"code", job.delay->code}, {"message", job.delay->message}};
-  out["screening"] = job.screening->is_object() ? *job.screening
-                                               : Json{{"checks", Json::array()}, {"warnings", Json::array()}};
 }
+
+std::string dump_api(const Json& json) { return json.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 void add_billing(Json& out, const Job& job, Framing framing) {
   out["estimated_cost_usd"] = estimated_cost(job, framing);
@@ -160,9 +160,8 @@ Json identity(const Job& job) {
   return out;
 }
 
-}  // namespace
-
-Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms) {
+// job_to_api without "screening".
+Json job_to_api_state(const Job& job, Framing framing, std::int64_t now_ms) {
   Json out = identity(job);
   add_request(out, job.spec);
   set_if(out, "runtime", runtime_of(job));
@@ -172,6 +171,23 @@ Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms) {
   add_runtime(out, job);
   add_billing(out, job, framing);
   add_callback(out, job);
+  return out;
+}
+
+}  // namespace
+
+Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms) {
+  Json out = job_to_api_state(job, framing, now_ms);
+  out["screening"] = Json::parse(*job.screening);
+  return out;
+}
+
+std::string job_to_api_json(const Job& job, Framing framing, std::int64_t now_ms) {
+  std::string out = dump_api(job_to_api_state(job, framing, now_ms));
+  out.pop_back();  // the closing brace; identity() always writes members, so a comma follows
+  out += ",\"screening\":";
+  out += *job.screening;
+  out += '}';
   return out;
 }
 
