@@ -97,7 +97,7 @@ std::string dump_doc(const json& doc) { return doc.dump(-1, ' ', false, json::er
 namespace {
 
 const std::string& encoded_spec(const model::Job& job) {
-  return job.spec.memo([](const model::JobSpec& spec) { return dump_doc(model::spec_to_doc(spec)); });
+  return job.spec.memo([](const model::JobSpec& spec) { return model::spec_json(spec); });
 }
 
 }  // namespace

@@ -83,12 +83,13 @@ Result<Job> job_from_doc(const Json& doc);
 
 enum class Framing { plain, envelope };
 
-// api.md §3 job object. Never contains null except exit_code / actual_cost_usd;
-// environment values never appear. `now_ms` feeds wait_duration_seconds.
-Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms);
-// dump() of job_to_api(job, framing, now_ms) (invalid UTF-8 replaced), with
-// the screening text spliced in as "screening", the last member.
+// api.md §3 job object as JSON text: never contains null except exit_code /
+// actual_cost_usd; environment values never appear; invalid UTF-8 is
+// replaced; the screening text is spliced in as is. `now_ms` feeds
+// wait_duration_seconds.
 std::string job_to_api_json(const Job& job, Framing framing, std::int64_t now_ms);
+// The same object as a tree (for callers that add to it or pick from it).
+Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms);
 
 // api.md §2.3 list item (a subset of the job object).
 Json job_to_list_item(const Job& job, Framing framing, std::int64_t now_ms);
