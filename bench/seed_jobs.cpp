@@ -34,7 +34,7 @@ constexpr std::int64_t k_span_ms = 30LL * 24 * 3600 * 1000;
 struct Template {
   model::JobSpec spec;
   model::Placement placement;
-  Json screening;
+  std::string screening;
   double run_s;
 };
 
@@ -59,18 +59,10 @@ model::Placement placement(const std::string& pool, const std::string& vendor, c
   return p;
 }
 
-Json screening_doc(const model::JobSpec& spec) {
-  auto result = screen::screen(spec, {});
-  Json checks = Json::array(), warnings = Json::array();
-  for (const auto& check : result.checks) checks.push_back(screen::check_to_json(check));
-  for (const auto& check : result.warnings()) warnings.push_back(screen::check_to_json(check));
-  return {{"checks", checks}, {"warnings", warnings}};
-}
-
 Template make_template(const char* body, model::Placement where, double run_s) {
   auto spec = model::decode_job_spec(Json::parse(body), model::SpecMode::submit);
   if (!spec) throw std::runtime_error("template: " + spec.error().message);
-  Json screening = screening_doc(*spec);
+  std::string screening = screen::job_screening_json(screen::screen(*spec, {}));
   return {std::move(*spec), std::move(where), std::move(screening), run_s};
 }
 

@@ -30,6 +30,6 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 cat "$log" | grep '^callback'
-curl -fsS "$api/v1/jobs/$job" | jq -c '{status, callback}'
+curl -fsS "$api/v1/jobs/$job" | jq -cS '{status, callback}'
 curl -fsS "$api/v1/jobs/$job/events" | jq -r '.items[] | select(.source == "callback") | .message'
 grep -q 'signature verified.*answer 200' "$log"

@@ -132,12 +132,13 @@ Result<Reply> submit_job(const Context& ctx, const Call& call) {
     plan["dry_run"] = true;
     return Reply::of(std::move(plan), 200);
   }
-  engine::SubmitRequest request{std::move(*spec), workspace_of(call), idempotency_key(call),
-                                util::sha256_hex(call.body.dump())};
-  auto submitted = ctx.engine.submit(std::move(request));
+  std::string key = idempotency_key(call);
+  std::string hash = key.empty() ? "" : util::sha256_hex(call.body.dump());  // only a key's replay compares it
+  auto submitted = ctx.engine.submit({std::move(*spec), workspace_of(call), std::move(key), std::move(hash)});
   if (!submitted) return submitted.error();
   const model::Job& job = submitted->job;
-  Reply reply = Reply::of(model::job_to_api(job, call.framing, ctx.now_ms()), submitted->replayed ? 200 : 202);
+  Reply reply = serialized_json(framed_text(model::job_to_api_json(job, call.framing, ctx.now_ms()), call.framing),
+                                submitted->replayed ? 200 : 202);
   reply.headers.emplace_back("Location", call.base_url + "/v1/jobs/" + util::percent_encode(job.id));
   return reply;
 }
@@ -164,7 +165,7 @@ Result<Reply> get_job(const Context& ctx, const Call& call) {
   if (auto body = ctx.bodies->find(version, key)) return serialized_json(std::move(*body));
   auto job = find_job(ctx, call);
   if (!job) return job.error();
-  std::string body = dump_json(framed(model::job_to_api(*job, call.framing, ctx.now_ms()), call.framing));
+  std::string body = framed_text(model::job_to_api_json(*job, call.framing, ctx.now_ms()), call.framing);
   if (job->started_ms || job->completed_ms) ctx.bodies->put(version, key, body);
   return serialized_json(std::move(body));
 }

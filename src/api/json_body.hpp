@@ -18,6 +18,12 @@ inline Json framed(Json payload, model::Framing framing) {
   return Json{{"ok", true}, {"data", std::move(payload)}};
 }
 
+// framed() for a payload that is already serialized.
+inline std::string framed_text(std::string payload, model::Framing framing) {
+  if (framing == model::Framing::plain) return payload;
+  return "{\"data\":" + payload + ",\"ok\":true}";
+}
+
 // A reply whose JSON body is already serialized (and framed).
 inline Reply serialized_json(std::string body, int status = 200) {
   Reply reply;

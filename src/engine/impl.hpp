@@ -70,7 +70,7 @@ struct Engine::Impl final : exec::RunSink {
   void release_key(const SubmitRequest& request);
   Status check_inputs(const model::JobSpec& spec, const std::string& workspace) const;
   Result<SubmitResult> submit_new(const SubmitRequest& request);
-  Result<model::Job> commit_new_job(model::Job job, const screen::Screening& screening);
+  Result<model::Job> commit_new_job(model::Job job, const screen::Screening& screening, const route::RouteResult& route);
 
   // scheduler.cpp
   void run_loop();

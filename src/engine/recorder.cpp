@@ -35,13 +35,15 @@ void Recorder::digest(LiveJob& live, const model::Event& event) {
   for (auto at = message.find(event.job_id); !event.job_id.empty() && at != std::string::npos;
        at = message.find(event.job_id, at + tag.size()))
     message.replace(at, event.job_id.size(), tag);
-  m_digest = util::sha256_hex(m_digest + "\n" + std::to_string(event.created_ms) + " " + tag + " " + event.type + " " +
-                              event.source + " " + event.level + " " + message);
+  std::string line = "\n" + std::to_string(event.created_ms);
+  const std::string* parts[] = {&tag, &event.type, &event.source, &event.level, &message};
+  for (const std::string* part : parts) line.append(" ").append(*part);
+  m_digest.update(line);
   ++m_digest_events;
 }
 
 void Recorder::reset_digest() {
-  m_digest.clear();
+  m_digest.reset();
   m_digest_events = 0;
   m_ordinals = 0;
 }

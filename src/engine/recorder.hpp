@@ -9,6 +9,7 @@
 
 #include "jgrid/store/store.hpp"
 #include "jgrid/util/clock.hpp"
+#include "jgrid/util/crypto.hpp"
 #include "live_job.hpp"
 
 namespace jgrid::engine {
@@ -35,12 +36,12 @@ class Recorder {
   // the first dropped line adds one platform line and sets log_truncated.
   void output(LiveJob& live, store::WriteBatch& batch, const std::string& stream, const std::string& line);
 
-  // The event log digest: sha256 chained over every event recorded since
-  // construction or reset_digest(), each as its clock time, the job's
+  // The event log digest: sha256 of the lines of every event recorded since
+  // construction or reset_digest(), each line its clock time, the job's
   // ordinal (order of first event), type, source, level and message with the
-  // job id replaced by the ordinal. Ids are random; nothing else is, on a
-  // virtual clock.
-  std::string digest() const { return m_digest; }
+  // job id replaced by the ordinal; "" before the first event. Ids are
+  // random; nothing else is, on a virtual clock.
+  std::string digest() const { return m_digest_events == 0 ? "" : m_digest.hex_digest_so_far(); }
   std::int64_t digested_events() const { return m_digest_events; }
   void reset_digest();
 
@@ -51,7 +52,7 @@ class Recorder {
   const util::Clock& m_clock;
   std::int64_t m_max_log_bytes;
   std::int64_t m_next_seq = 1;
-  std::string m_digest;
+  util::Sha256 m_digest;  // running: O(1) per event whenever the digest is read
   std::int64_t m_digest_events = 0;
   std::int64_t m_ordinals = 0;
 };

@@ -56,10 +56,6 @@ Error screening_error(const screen::Screening& screening) {
       {{"blocked_checks", blocked}, {"checks", checks_json(screening.checks)}, {"fixes", screening.fixes()}});
 }
 
-Json job_screening(const screen::Screening& screening) {
-  return {{"checks", checks_json(screening.checks)}, {"warnings", checks_json(screening.warnings())}};
-}
-
 EventSpec screened_event(const screen::Screening& screening) {
   auto warnings = rules_of(screening.warnings());
   std::string checks = std::to_string(screening.checks.size()) + " checks";

@@ -25,8 +25,6 @@ screen::Screening screen_spec(const exec::Fleet& fleet, const model::JobSpec& sp
 // Precondition: screening.blocked().
 Error screening_error(const screen::Screening& screening);
 
-// The job's `screening` field: {checks: [Check], warnings: [Check]}.
-model::Json job_screening(const screen::Screening& screening);
 
 // job.screened from source "screener": level "warning" when a rule warned.
 EventSpec screened_event(const screen::Screening& screening);

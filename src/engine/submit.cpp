@@ -105,7 +105,7 @@ Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
   if (route.status == route::RouteResult::Status::unavailable)
     return capacity_error(route, screening.intent, m_fleet.nodes.size());
   double cost = cost_for(likely_price(route), request.spec.gpu_count, estimate_runtime(request.spec).expected_minutes);
-  auto job = commit_new_job(new_job(request, now(), cost), screening);
+  auto job = commit_new_job(new_job(request, now(), cost), screening, route);
   if (!job) return job.error();
   return SubmitResult{std::move(*job), false};
 }
@@ -113,9 +113,12 @@ Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
 // The job and its first three events are queued under the mutex (so their seqs
 // reach the store in order) and made durable by flush() outside it, where
 // concurrent submits share one transaction. Only then does the scheduler see it.
-Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Screening& screening) {
+// A job that the submit's route already found waiting for capacity is noted
+// so in the same write (the scheduler would write it a second time).
+Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Screening& screening,
+                                                const route::RouteResult& route) {
   const std::string id = job.id;
-  job.screening = job_screening(screening);
+  job.screening = screen::job_screening_json(screening);
   store::warm_job_encoding(job);  // here, in parallel with other submits, not on the writer thread
   {
     std::lock_guard lock(m_mutex);
@@ -126,7 +129,11 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Sc
                       submitted_data(live.job, live.intent)});
     m_recorder.event(live, batch, screened_event(screening));
     m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node", {{"priority", live.job.spec->priority}}});
-    stage_locked(live, batch);
+    if (route.status == route::RouteResult::Status::queued) {
+      note_waiting_locked(live, route, batch);
+    } else {
+      stage_locked(live, batch);
+    }
     enqueue_locked(std::move(batch));
     if (!m_options.durable_submits) {
       queue_job_locked(live);

@@ -103,7 +103,7 @@ void read_plain(const Json& doc, Job& job) {
   doc.at("scripts_prepared").get_to(job.scripts_prepared);
   doc.at("artifacts_ready").get_to(job.artifacts_ready);
   doc.at("estimated_cost_usd").get_to(job.estimated_cost_usd);
-  job.screening = doc.at("screening");
+  job.screening = doc.at("screening").dump(-1, ' ', false, Json::error_handler_t::replace);
   doc.at("idempotency_key").get_to(job.idempotency_key);
   doc.at("request_hash").get_to(job.request_hash);
 }
@@ -113,7 +113,7 @@ void read_plain(const Json& doc, Job& job) {
 Json job_to_doc(const Job& job) {
   Json doc = job_state_to_doc(job);
   doc["spec"] = spec_to_doc(job.spec);
-  doc["screening"] = *job.screening;
+  doc["screening"] = Json::parse(*job.screening);
   return doc;
 }
 

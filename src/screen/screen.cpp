@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "jgrid/util/json_writer.hpp"
 #include "screen/rules.hpp"
 
 namespace jgrid::screen {
@@ -77,6 +78,33 @@ nlohmann::json screening_to_json(const Screening& screening) {
           {"checks", std::move(checks)},
           {"warnings", std::move(warnings)},
           {"fixes", screening.fixes()}};
+}
+
+namespace {
+
+void write_checks(util::JsonWriter& w, const std::vector<Check>& checks, bool warnings_only) {
+  w.begin_array();
+  for (const auto& check : checks) {
+    if (warnings_only && check.status != "warn") continue;
+    w.begin_object().key("rule").value(check.rule).key("status").value(check.status);
+    w.key("field").value(check.field).key("message").value(check.message).key("fix").value(check.fix);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+}  // namespace
+
+std::string job_screening_json(const Screening& screening) {
+  std::string out;
+  out.reserve(256 * screening.checks.size());
+  util::JsonWriter w(out);
+  w.begin_object().key("checks");
+  write_checks(w, screening.checks, false);
+  w.key("warnings");
+  write_checks(w, screening.checks, true);
+  w.end_object();
+  return out;
 }
 
 const std::vector<std::string>& rule_ids() {

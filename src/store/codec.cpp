@@ -90,18 +90,14 @@ model::JobInput input_from(const json& doc) {
 std::string dump_doc(const json& doc) { return doc.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // The same document as dump_doc(job_to_doc(job)) minus the tails (stored in
-// their own columns), written without building a tree; the spec and
-// screening, which never change after submit, are encoded once per job and
-// spliced in: a job is written at every step of its life and they are most
-// of its bytes.
+// their own columns), written without building a tree; the spec, which never
+// changes after submit, is encoded once per job and spliced in with the
+// screening text: a job is written at every step of its life and they are
+// most of its bytes.
 namespace {
 
-const std::string& encoded_screening(const model::Job& job) {
-  return job.screening.memo([](const json& screening) { return dump_doc(screening); });
-}
-
 const std::string& encoded_spec(const model::Job& job) {
-  return job.spec.memo([](const model::JobSpec& spec) { return dump_doc(model::spec_to_doc(spec)); });
+  return job.spec.memo([](const model::JobSpec& spec) { return model::spec_json(spec); });
 }
 
 }  // namespace
@@ -110,7 +106,7 @@ std::string encode_job(const model::Job& job) {
   std::string out = model::job_state_json(job, false);
   out.pop_back();  // the closing brace; the state always has members, so a comma follows
   out += ",\"screening\":";
-  out += encoded_screening(job);
+  out += *job.screening;
   out += ",\"spec\":";
   out += encoded_spec(job);
   out += '}';
@@ -118,7 +114,6 @@ std::string encode_job(const model::Job& job) {
 }
 
 void warm_job_encoding(const model::Job& job) {
-  encoded_screening(job);
   encoded_spec(job);
 }
 

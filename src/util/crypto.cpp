@@ -60,4 +60,22 @@ std::string Sha256::hex_digest() {
   return to_hex(out, length);
 }
 
+std::string Sha256::hex_digest_so_far() const {
+  EVP_MD_CTX* copy = EVP_MD_CTX_new();
+  if (!copy || EVP_MD_CTX_copy_ex(copy, static_cast<EVP_MD_CTX*>(m_ctx)) != 1) {
+    EVP_MD_CTX_free(copy);
+    throw std::runtime_error("sha256 copy failed");
+  }
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned length = 0;
+  EVP_DigestFinal_ex(copy, out, &length);
+  EVP_MD_CTX_free(copy);
+  return to_hex(out, length);
+}
+
+void Sha256::reset() {
+  if (EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(m_ctx), EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("sha256 init failed");
+}
+
 }  // namespace jgrid::util

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "jgrid/util/utf8.hpp"
 
@@ -25,12 +27,27 @@ void append_escape(std::string& out, unsigned char c) {
   out += k_hex[c & 0xF];
 }
 
+// True when none of the 8 bytes at `p` needs attention (escaping or UTF-8
+// checking): no control character, '"', '\\' or byte >= 0x80. The classic
+// "has a byte less than n" bit trick, exact for n <= 0x80.
+bool plain_word(const char* p) {
+  constexpr std::uint64_t k_ones = 0x0101010101010101ULL, k_highs = 0x8080808080808080ULL;
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  const std::uint64_t quote = v ^ (k_ones * '"'), backslash = v ^ (k_ones * '\\');
+  const std::uint64_t control = (v - k_ones * 0x20) & ~v;
+  const std::uint64_t special = ((quote - k_ones) & ~quote) | ((backslash - k_ones) & ~backslash);
+  return ((control | special | v) & k_highs) == 0;
+}
+
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
   std::size_t run = 0;  // start of the pending stretch that needs no escaping
   for (std::size_t i = 0; i < text.size();) {
+    while (i + 8 <= text.size() && plain_word(text.data() + i)) i += 8;  // most text is plain ASCII
+    if (i >= text.size()) break;
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
       ++i;

@@ -2,10 +2,11 @@
 // Job: one submitted workload and everything the grid learned about it.
 // The spec (what was asked) never changes; the rest is state owned by the
 // engine and persisted by the store as a document. Value type; the spec and
-// the screening result are Frozen, so copies of a job share them.
+// the screening text are Frozen, so copies of a job share them.
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "jgrid/model/job_spec.hpp"
 #include "jgrid/model/placement.hpp"
@@ -30,6 +31,8 @@ struct CallbackState {
   int attempts = 0;
   std::string last_error;
 };
+
+inline constexpr std::string_view k_empty_screening = R"({"checks":[],"warnings":[]})";
 
 struct Job {
   std::string id;                 // job_…
@@ -56,10 +59,12 @@ struct Job {
   bool artifacts_ready = false;
   double estimated_cost_usd = 0;
   std::optional<double> actual_cost_usd;
-  util::Frozen<Json> screening = Json{{"checks", Json::array()}, {"warnings", Json::array()}};
+  // The screening result (api.md §3 `screening`) as JSON text, written once
+  // at submit and spliced as is into the stored document and the job object.
+  util::Frozen<std::string> screening = std::string(k_empty_screening);
   std::optional<CallbackState> callback;
   std::string idempotency_key;
-  std::string request_hash;       // sha256 of the canonical request, for idempotency conflicts
+  std::string request_hash;       // sha256 of the request body when it has an idempotency key, else ""
 };
 
 inline constexpr std::size_t k_tail_bytes = 8 * 1024;
@@ -78,8 +83,12 @@ Result<Job> job_from_doc(const Json& doc);
 
 enum class Framing { plain, envelope };
 
-// api.md §3 job object. Never contains null except exit_code / actual_cost_usd;
-// environment values never appear. `now_ms` feeds wait_duration_seconds.
+// api.md §3 job object as JSON text: never contains null except exit_code /
+// actual_cost_usd; environment values never appear; invalid UTF-8 is
+// replaced; the screening text is spliced in as is. `now_ms` feeds
+// wait_duration_seconds.
+std::string job_to_api_json(const Job& job, Framing framing, std::int64_t now_ms);
+// The same object as a tree (for callers that add to it or pick from it).
 Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms);
 
 // api.md §2.3 list item (a subset of the job object).

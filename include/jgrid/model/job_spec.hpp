@@ -71,6 +71,9 @@ Result<JobSpec> decode_job_spec(const Json& body, SpecMode mode);
 
 // Lossless storage form of a spec (not the API form).
 Json spec_to_doc(const JobSpec& spec);
+// dump() of spec_to_doc(spec) (invalid UTF-8 replaced), without building the
+// tree: the store encodes every new job's spec.
+std::string spec_json(const JobSpec& spec);
 Result<JobSpec> spec_from_doc(const Json& doc);
 
 // "gpu_vendor" as the API reports it for a job: the stated vendor, or "amd"

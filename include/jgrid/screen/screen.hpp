@@ -98,6 +98,10 @@ nlohmann::json check_to_json(const Check& check);
 // api.md §2.1: {can_submit, blocked_checks: [rule ids], checks: [Check],
 // warnings: [Check], fixes: [string]}.
 nlohmann::json screening_to_json(const Screening& screening);
+// A job's `screening` member (api.md §3) as JSON text:
+// {"checks": [Check], "warnings": [Check]}, written without building a tree
+// (every submit writes one, and it is most of a job's bytes).
+std::string job_screening_json(const Screening& screening);
 
 // Every rule id, in table order (the order of Screening::checks).
 const std::vector<std::string>& rule_ids();

@@ -109,8 +109,8 @@ struct DeletedRows {
   std::int64_t deliveries = 0;  // callback outbox rows
 };
 
-// Encodes the members of `job` that never change after submit (spec and
-// screening) now, on the calling thread, so that the writer thread, which
+// Encodes the member of `job` that never changes after submit (the spec) now,
+// on the calling thread, so that the writer thread, which
 // every commit goes through, does not have to at the job's first write.
 // Optional: a speed-up for callers that create jobs on many threads.
 void warm_job_encoding(const model::Job& job);

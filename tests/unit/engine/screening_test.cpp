@@ -43,9 +43,9 @@ TEST_CASE("engine::screening_error names the blocking rules with checks and fixe
   CHECK(error.details["fixes"].size() >= 2);
 }
 
-TEST_CASE("engine::job_screening and screened_event carry checks and warnings", "[engine]") {
+TEST_CASE("screen::job_screening_json and engine::screened_event carry checks and warnings", "[engine]") {
   auto clean = screen::screen(example_request(), {});
-  auto doc = engine::job_screening(clean);
+  auto doc = model::Json::parse(screen::job_screening_json(clean));
   CHECK(doc["checks"].size() == screen::rule_ids().size());
   CHECK(doc["warnings"].empty());
   auto event = engine::screened_event(clean);
@@ -57,7 +57,7 @@ TEST_CASE("engine::job_screening and screened_event carry checks and warnings", 
   model::JobSpec cuda = make_spec("");
   cuda.image = "nvcr.io/nvidia/pytorch:24.01-py3";
   auto warned = screen::screen(cuda, {});
-  CHECK(engine::job_screening(warned)["warnings"][0]["rule"] == "intent.unknown_cuda_heavy");
+  CHECK(model::Json::parse(screen::job_screening_json(warned))["warnings"][0]["rule"] == "intent.unknown_cuda_heavy");
   auto warning = engine::screened_event(warned);
   CHECK(warning.level == "warning");
   CHECK(warning.data["warnings"] == model::Json::array({"intent.unknown_cuda_heavy"}));

@@ -69,8 +69,8 @@ TEST_CASE("engine::submit makes the job durable with job.submitted, job.screened
   CHECK(events[1].level == "info");
   CHECK(events[2].type == "job.queued");
   CHECK(events[2].source == "scheduler");
-  CHECK((*job.screening)["checks"].size() == jgrid::screen::rule_ids().size());
-  CHECK((*job.screening)["warnings"].empty());
+  CHECK(jgrid::model::Json::parse(*job.screening)["checks"].size() == jgrid::screen::rule_ids().size());
+  CHECK(jgrid::model::Json::parse(*job.screening)["warnings"].empty());
 }
 
 TEST_CASE("engine::submit keeps a given name", "[engine]") {
@@ -172,8 +172,8 @@ TEST_CASE("engine::submit runs the example request on AMD after it passes screen
   REQUIRE(running.placement);
   CHECK(running.placement->gpu_vendor == "amd");
   CHECK(running.placement->runtime == "rocm");
-  CHECK((*running.screening)["warnings"].empty());
-  for (const auto& check : (*running.screening)["checks"]) CHECK(check["status"] == "pass");
+  CHECK(jgrid::model::Json::parse(*running.screening)["warnings"].empty());
+  for (const auto& check : jgrid::model::Json::parse(*running.screening)["checks"]) CHECK(check["status"] == "pass");
   auto screened = f.events(job.id, "job.screened");
   REQUIRE(screened.size() == 1);
   CHECK(screened[0].level == "info");
@@ -226,8 +226,8 @@ TEST_CASE("engine::submit places a CUDA-looking image without intent on NVIDIA o
     auto placed = *f.stored(job.id);
     REQUIRE(placed.placement);
     CHECK(placed.placement->gpu_vendor == "nvidia");
-    REQUIRE((*placed.screening)["warnings"].size() == 1);
-    CHECK((*placed.screening)["warnings"][0]["rule"] == "intent.unknown_cuda_heavy");
+    REQUIRE(jgrid::model::Json::parse(*placed.screening)["warnings"].size() == 1);
+    CHECK(jgrid::model::Json::parse(*placed.screening)["warnings"][0]["rule"] == "intent.unknown_cuda_heavy");
     auto screened = f.events(job.id, "job.screened");
     REQUIRE(screened.size() == 1);
     CHECK(screened[0].level == "warning");

@@ -162,3 +162,18 @@ TEST_CASE("model::job_to_list_item carries the list fields", "[model]") {
   CHECK_FALSE(item.contains("environment_keys"));
   CHECK_FALSE(job_to_list_item(queued_job(), Framing::plain, k_t0).contains("completed_at"));
 }
+
+TEST_CASE("model::job_to_api_json replaces invalid UTF-8 and splices the screening text", "[model]") {
+  Job running = failed_job();
+  running.status = JobStatus::running;
+  running.spec.edit().name = "bad \xff byte";
+  for (const Job& job : {queued_job(), running, failed_job()})
+    for (Framing framing : {Framing::plain, Framing::envelope}) {
+      std::string text = job_to_api_json(job, framing, k_t0 + 1000);
+      Json api = Json::parse(text);
+      CHECK(api == job_to_api(job, framing, k_t0 + 1000));
+      CHECK(api["screening"] == Json::parse(*job.screening));
+      CHECK(text.find("\"screening\":" + *job.screening) != std::string::npos);
+      CHECK(api["name"] == (job.status == JobStatus::running ? "bad \xef\xbf\xbd byte" : job.spec->name));
+    }
+}

@@ -43,3 +43,22 @@ TEST_CASE("model::job_state_json escapes text and keeps numbers exact", "[model]
   job.failure->summary = "x";
   check_same_document(job);
 }
+
+TEST_CASE("model::spec_json writes the document of spec_to_doc", "[model]") {
+  Job job = failed_job();  // a callback, environment, labels
+  CHECK(Json::parse(spec_json(job.spec)) == spec_to_doc(job.spec));
+  JobSpec& spec = job.spec.edit();
+  spec.min_vram_gb = 48;
+  spec.model_size_gb = 13.5;
+  spec.disk_gb.reset();
+  spec.timeout_seconds = 3600;
+  spec.constraints = {{"regions", {"us-east"}}, {"max_price_per_hour", 2.5}};
+  spec.metadata = {{"team", "ml"}, {"run", 7}};
+  spec.echoed = {{"template", "t"}, {"notes", nullptr}};
+  spec.sim = {{"duration_s", 1.5}, {"exit_code", 3}};
+  spec.callback.reset();
+  spec.command = {"python", "-c", "print(\"quoted\\tand tabbed\")"};
+  CHECK(Json::parse(spec_json(spec)) == spec_to_doc(spec));
+  spec.name = "bad \xff byte";
+  CHECK(Json::parse(spec_json(spec))["name"] == "bad \xef\xbf\xbd byte");
+}

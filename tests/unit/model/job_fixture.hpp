@@ -66,7 +66,7 @@ inline Job failed_job() {
   job.log_truncated = true;
   job.command_spawned = job.inputs_prepared = job.scripts_prepared = job.artifacts_ready = true;
   job.actual_cost_usd = 0.035;
-  job.screening = Json{{"checks", {{{"rule", "image.rocm"}, {"status", "pass"}}}}, {"warnings", Json::array()}};
+  job.screening = Json{{"checks", {{{"rule", "image.rocm"}, {"status", "pass"}}}}, {"warnings", Json::array()}}.dump();
   job.callback = CallbackState{"http://cb.test/", "failed", 8, "HTTP 500"};
   job.spec.edit().callback = CallbackSpec{"http://cb.test/", "tok", Json::object()};
   job.idempotency_key = "idem-1";

@@ -121,3 +121,13 @@ TEST_CASE("screen::check_to_json carries all five fields", "[screen]") {
                                                {"message", "found"},
                                                {"fix", "use ROCR_VISIBLE_DEVICES"}});
 }
+
+TEST_CASE("screen::job_screening_json writes the checks and warnings of screening_to_json", "[screen]") {
+  model::JobSpec spec = example_request();
+  spec.environment = {{"CUDA_VISIBLE_DEVICES", "0"}, {"HSA_OVERRIDE_GFX_VERSION", "11.0.0"}};
+  Screening screening = screen(spec, {});
+  auto full = screening_to_json(screening);
+  auto text = nlohmann::json::parse(job_screening_json(screening));
+  CHECK(text == nlohmann::json{{"checks", full["checks"]}, {"warnings", full["warnings"]}});
+  CHECK(text["warnings"].size() == 2);
+}

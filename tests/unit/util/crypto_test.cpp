@@ -25,6 +25,18 @@ TEST_CASE("util::Sha256 streams to the same digest as one call", "[util]") {
   CHECK(hasher.hex_digest() == sha256_hex("abc"));
 }
 
+TEST_CASE("util::Sha256 reports the digest so far and keeps going; reset starts over", "[util]") {
+  Sha256 hasher;
+  hasher.update("ab");
+  CHECK(hasher.hex_digest_so_far() == sha256_hex("ab"));
+  hasher.update("c");
+  CHECK(hasher.hex_digest_so_far() == sha256_hex("abc"));
+  hasher.reset();
+  CHECK(hasher.hex_digest_so_far() == sha256_hex(""));
+  hasher.update("abc");
+  CHECK(hasher.hex_digest() == sha256_hex("abc"));
+}
+
 TEST_CASE("util::constant_time_equal compares contents and lengths", "[util]") {
   CHECK(constant_time_equal("", ""));
   CHECK(constant_time_equal("jg_key", "jg_key"));

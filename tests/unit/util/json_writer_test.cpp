@@ -38,6 +38,18 @@ TEST_CASE("util::JsonWriter writes strings as nlohmann::json dumps them", "[util
   CHECK(json::parse(written_string("cut \xe2\x9c")) == "cut \xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
+TEST_CASE("util::JsonWriter finds every special byte at any offset of a long string", "[util]") {
+  // The plain-ASCII fast path reads 8 bytes at a time: each special byte must
+  // be caught in every lane and in the tail.
+  const std::string specials[] = {"\"", "\\", "\x01", "\x1f", "\n", "\x7f", "\x80", "\xff", "é", "✓", "\0"};
+  for (const auto& special : specials)
+    for (std::size_t at = 0; at < 20; ++at) {
+      std::string text = std::string(at, 'a') + special + std::string(19 - at, 'b');
+      INFO("byte " << int(static_cast<unsigned char>(special[0])) << " at " << at);
+      CHECK(written_string(text) == nlohmann_dump(json(text)));
+    }
+}
+
 TEST_CASE("util::JsonWriter writes doubles that read back exactly", "[util]") {
   for (double number : {0.0, 1.0, -2.5, 0.1 + 0.2, 1e300, 123456789.125, 5e-324}) {
     std::string text = written_double(number);
