@@ -9,8 +9,8 @@ submit() {  # submit DURATION_S : prints the job id
     -d "{\"workload_type\":\"inference\",\"image\":\"ghcr.io/acme/pytorch-rocm:latest\",\"gpu_vendor\":\"amd\",\"command\":\"python infer.py\",\"sim\":{\"duration_s\":$1}}" |
     json_field job_id
 }
-status_of() {  # the job's own status (keys are sorted: status_message follows it)
-  curl -fsS "$URL/v1/jobs/$1" | grep -o '"status": *"[a-z_]*", *"status_message"' | cut -d'"' -f4
+status_of() {  # the job's own status
+  curl -fsS "$URL/v1/jobs/$1" | jq -r .status
 }
 wait_status() {  # wait_status ID STATUS
   for _ in $(seq 1 200); do [ "$(status_of "$1")" = "$2" ] && return 0; sleep 0.05; done
