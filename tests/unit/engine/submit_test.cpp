@@ -172,8 +172,9 @@ TEST_CASE("engine::submit runs the example request on AMD after it passes screen
   REQUIRE(running.placement);
   CHECK(running.placement->gpu_vendor == "amd");
   CHECK(running.placement->runtime == "rocm");
-  CHECK(jgrid::model::Json::parse(*running.screening)["warnings"].empty());
-  for (const auto& check : jgrid::model::Json::parse(*running.screening)["checks"]) CHECK(check["status"] == "pass");
+  const auto screening = jgrid::model::Json::parse(*running.screening);  // outlives the loop below
+  CHECK(screening["warnings"].empty());
+  for (const auto& check : screening["checks"]) CHECK(check["status"] == "pass");
   auto screened = f.events(job.id, "job.screened");
   REQUIRE(screened.size() == 1);
   CHECK(screened[0].level == "info");
