@@ -7,6 +7,7 @@
 #include "jgrid/util/json_writer.hpp"
 #include "jgrid/util/time.hpp"
 #include "job_api_times.hpp"
+#include "json_members.hpp"
 
 namespace jgrid::model {
 namespace {
@@ -28,29 +29,13 @@ void number_or_null(JsonWriter& w, std::string_view key, const std::optional<dou
   value ? w.value(*value) : w.null();
 }
 
-void strings(JsonWriter& w, std::string_view key, const std::vector<std::string>& values) {
-  w.key(key).begin_array();
-  for (const auto& value : values) w.value(value);
-  w.end_array();
-}
-
-// A free-form tree as dump() writes it, invalid UTF-8 replaced.
-void tree(JsonWriter& w, const Json& value) {
-  if (value.is_object() && value.empty()) {
-    w.raw("{}");
-  } else {
-    w.raw(value.dump(-1, ' ', false, Json::error_handler_t::replace));
-  }
-}
-
 // Free-form members are objects by contract; a hand-built value that is not
 // one must not leak a null into the response.
 void object_member(JsonWriter& w, std::string_view key, const Json& value) {
-  w.key(key);
   if (value.is_object()) {
-    tree(w, value);
+    json_members::tree(w, key, value);
   } else {
-    w.raw("{}");
+    w.key(key).raw("{}");
   }
 }
 
@@ -65,7 +50,7 @@ void identity(JsonWriter& w, const Job& job) {
 void request(JsonWriter& w, const JobSpec& spec) {
   w.key("workload_type").value(to_string(spec.workload_type));
   text_if(w, "image", spec.image);
-  strings(w, "command", spec.command);
+  json_members::strings(w, "command", spec.command);
   w.key("environment_keys").begin_array();
   for (const auto& entry : spec.environment) w.value(entry.first);
   w.end_array();
@@ -75,19 +60,15 @@ void request(JsonWriter& w, const JobSpec& spec) {
   if (spec.model_size_gb) w.key("model_size_gb").value(*spec.model_size_gb);
   w.key("optimize_for").value(spec.optimize_for).key("priority").value(spec.priority);
   object_member(w, "constraints", spec.constraints);
-  w.key("labels").begin_object();
-  for (const auto& [key, value] : spec.labels) w.key(key).value(value);
-  w.end_object();
+  json_members::text_map(w, "labels", spec.labels);
   object_member(w, "metadata", spec.metadata);
-  strings(w, "expected_artifacts", spec.expected_artifacts);
-  strings(w, "input_files", spec.input_files);
-  strings(w, "script_files", spec.script_files);
+  json_members::strings(w, "expected_artifacts", spec.expected_artifacts);
+  json_members::strings(w, "input_files", spec.input_files);
+  json_members::strings(w, "script_files", spec.script_files);
   if (spec.timeout_seconds) w.key("timeout_seconds").value(*spec.timeout_seconds);
   if (!spec.echoed.is_object()) return;
   for (const auto& [key, value] : spec.echoed.items()) {  // template, notes, *_credential_id: no clash
-    if (value.is_null()) continue;
-    w.key(key);
-    tree(w, value);
+    if (!value.is_null()) json_members::tree(w, key, value);
   }
 }
 

@@ -3,11 +3,15 @@
 // job_encode_test compares them.
 #include "jgrid/model/job.hpp"
 #include "jgrid/util/json_writer.hpp"
+#include "json_members.hpp"
 
 namespace jgrid::model {
 namespace {
 
 using util::JsonWriter;
+using json_members::strings;
+using json_members::text_map;
+using json_members::tree;
 
 template <typename T>
 void optional_member(JsonWriter& w, std::string_view key, const std::optional<T>& value) {
@@ -81,23 +85,6 @@ void progress_members(JsonWriter& w, const Job& job) {
   optional_member(w, "actual_cost_usd", job.actual_cost_usd);
 }
 
-void strings_member(JsonWriter& w, std::string_view key, const std::vector<std::string>& values) {
-  w.key(key).begin_array();
-  for (const auto& value : values) w.value(value);
-  w.end_array();
-}
-
-void map_member(JsonWriter& w, std::string_view key, const std::map<std::string, std::string>& values) {
-  w.key(key).begin_object();
-  for (const auto& [name, value] : values) w.key(name).value(value);
-  w.end_object();
-}
-
-// A free-form tree as dump() writes it, invalid UTF-8 replaced.
-void tree_member(JsonWriter& w, std::string_view key, const Json& value) {
-  w.key(key).raw(value.is_object() && value.empty() ? "{}" : value.dump(-1, ' ', false, Json::error_handler_t::replace));
-}
-
 void callback_member(JsonWriter& w, const std::optional<CallbackSpec>& callback) {
   w.key("callback");
   if (!callback) {
@@ -105,18 +92,18 @@ void callback_member(JsonWriter& w, const std::optional<CallbackSpec>& callback)
     return;
   }
   w.begin_object().key("url").value(callback->url).key("auth_token").value(callback->auth_token);
-  tree_member(w, "metadata", callback->metadata);
+  tree(w, "metadata", callback->metadata);
   w.end_object();
 }
 
 void spec_request_members(JsonWriter& w, const JobSpec& spec) {
   w.key("name").value(spec.name).key("workload_type").value(to_string(spec.workload_type));
   w.key("image").value(spec.image);
-  strings_member(w, "command", spec.command);
-  map_member(w, "environment", spec.environment);
+  strings(w, "command", spec.command);
+  text_map(w, "environment", spec.environment);
   w.key("gpu_vendor").value(spec.gpu_vendor).key("runtime").value(spec.runtime);
   w.key("framework").value(spec.framework);
-  map_member(w, "labels", spec.labels);
+  text_map(w, "labels", spec.labels);
 }
 
 void spec_resource_members(JsonWriter& w, const JobSpec& spec) {
@@ -125,7 +112,7 @@ void spec_resource_members(JsonWriter& w, const JobSpec& spec) {
   optional_member(w, "min_vram_gb", spec.min_vram_gb);
   optional_member(w, "model_size_gb", spec.model_size_gb);
   optional_member(w, "disk_gb", spec.disk_gb);
-  tree_member(w, "constraints", spec.constraints);
+  tree(w, "constraints", spec.constraints);
   w.key("optimize_for").value(spec.optimize_for).key("priority").value(spec.priority);
   w.key("latency_priority").value(spec.latency_priority).key("cost_priority").value(spec.cost_priority);
   optional_member(w, "timeout_seconds", spec.timeout_seconds);
@@ -140,13 +127,13 @@ std::string spec_json(const JobSpec& spec) {
   w.begin_object();
   spec_request_members(w, spec);
   spec_resource_members(w, spec);
-  strings_member(w, "input_files", spec.input_files);
-  strings_member(w, "script_files", spec.script_files);
-  strings_member(w, "expected_artifacts", spec.expected_artifacts);
-  tree_member(w, "metadata", spec.metadata);
+  strings(w, "input_files", spec.input_files);
+  strings(w, "script_files", spec.script_files);
+  strings(w, "expected_artifacts", spec.expected_artifacts);
+  tree(w, "metadata", spec.metadata);
   callback_member(w, spec.callback);
-  tree_member(w, "echoed", spec.echoed);
-  tree_member(w, "sim", spec.sim);
+  tree(w, "echoed", spec.echoed);
+  tree(w, "sim", spec.sim);
   w.end_object();
   return out;
 }
