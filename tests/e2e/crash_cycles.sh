@@ -25,9 +25,9 @@
 # Usage: crash_cycles.sh BIN ROOT [cycles]
 source "$(dirname "$0")/../support/e2e_lib.sh"
 cycles="${3:-${JGRID_CRASH_CYCLES:-20}}"
-command -v sqlite3 >/dev/null || { echo "skipped: sqlite3 CLI not installed (./dev installs it)"; exit 125; }
-command -v jq >/dev/null || { echo "skipped: jq not installed (./dev installs it)"; exit 125; }
-command -v python3 >/dev/null || { echo "skipped: python3 not installed (the callback receiver)"; exit 125; }
+require_tool sqlite3 "the CLI runs PRAGMA integrity_check: apt-get install sqlite3; ./dev installs it"
+require_tool jq "apt-get install jq; ./dev installs it"
+require_tool python3 "runs the callback receiver: apt-get install python3"
 data="$WORK/data"
 db="$data/jgrid.db"
 body='{"workload_type":"inference","image":"ghcr.io/acme/pytorch-rocm:latest","gpu_vendor":"amd","runtime":"rocm","sim":{"duration_s":3}}'

@@ -1,6 +1,7 @@
 # Shared helpers of the black-box tests in tests/e2e: they drive the built
 # binary over real HTTP with curl.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/skip.sh"
 BIN="$1"
 ROOT="$2"
 WORK="$(mktemp -d /tmp/jgrid-e2e-XXXXXX)"
