@@ -3,11 +3,15 @@
 // from the mix: submit 20%, get 30%, list 20%, logs page 20%, and an SSE
 // subscription 10% (live logs of a recent job or the /v1/events feed, read
 // for up to 1 s and then closed by the client).
-// Prints requests served per kind, 5xx responses, failed connections and the
-// p50/p99 latency of the non-streaming requests; exits 1 when any response
-// was a 5xx or any connection failed (a stream closed by the client on
-// purpose is neither).
-// Usage: load_mix URL [seconds] [connections]
+// Prints requests served and 2xx answers per kind (for sse: subscriptions
+// opened with a 2xx), 5xx responses, failed connections and the p50/p99
+// latency of the non-streaming requests; exits 1 when any response was a 5xx
+// or any connection failed (a stream closed by the client on purpose is
+// neither), or when a kind got fewer 2xx answers than min_2xx: a server
+// refusing everything (401 to all) must not pass as "no 5xx".
+// Usage: load_mix URL [seconds] [connections] [min_2xx]
+//   min_2xx: the least 2xx answers each kind must get (default 5, a floor
+//   far below what a working server gives even in 10 s; 0 checks nothing).
 #include <httplib.h>
 
 #include <algorithm>
@@ -36,6 +40,7 @@ constexpr const char* k_names[] = {"submit", "get", "list", "logs", "sse"};
 
 struct Tally {
   std::uint64_t served[k_kinds] = {};
+  std::uint64_t ok[k_kinds] = {};  // 2xx answers (sse: subscriptions opened)
   std::uint64_t server_errors = 0, failed = 0;
   std::vector<double> latency_ms;
 };
@@ -112,6 +117,7 @@ class Worker {
       return;
     }
     ++tally.served[kind];
+    if (result->status >= 200 && result->status < 300) ++tally.ok[kind];
     if (result->status >= 500) {
       ++tally.server_errors;
       std::fprintf(stderr, "%s: HTTP %d: %.200s\n", k_names[kind], result->status, result->body.c_str());
@@ -124,12 +130,20 @@ class Worker {
     std::string path = feed ? "/v1/events" : "/v1/jobs/" + id + "/logs/live";
     auto until = Clock::now() + std::chrono::seconds(1);
     bool closed_by_us = false;
-    auto result = m_http.Get(path, [&](const char*, std::size_t) {
-      closed_by_us = Clock::now() >= until;
-      return !closed_by_us;
-    });
+    int status = 0;  // the answer's status, kept: a stream we close leaves no response
+    auto result = m_http.Get(
+        path,
+        [&](const httplib::Response& response) {
+          status = response.status;
+          return true;
+        },
+        [&](const char*, std::size_t) {
+          closed_by_us = Clock::now() >= until;
+          return !closed_by_us;
+        });
     if (!result && closed_by_us && result.error() == httplib::Error::Canceled) {
       ++tally.served[sse];
+      if (status >= 200 && status < 300) ++tally.ok[sse];
       return;
     }
     record(sse, result, 0);
@@ -151,12 +165,13 @@ double percentile(std::vector<double>& values, double p) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: load_mix URL [seconds] [connections]\n");
+    std::fprintf(stderr, "usage: load_mix URL [seconds] [connections] [min_2xx]\n");
     return 2;
   }
   std::string url = argv[1];
   int seconds = argc > 2 ? std::atoi(argv[2]) : 60;
   int connections = argc > 3 ? std::atoi(argv[3]) : 64;
+  std::uint64_t min_ok = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 5;
   Recent recent;
   std::vector<Worker> workers;
   workers.reserve(static_cast<std::size_t>(connections));
@@ -168,7 +183,10 @@ int main(int argc, char** argv) {
 
   Tally total;
   for (auto& worker : workers) {
-    for (int k = 0; k < k_kinds; ++k) total.served[k] += worker.tally.served[k];
+    for (int k = 0; k < k_kinds; ++k) {
+      total.served[k] += worker.tally.served[k];
+      total.ok[k] += worker.tally.ok[k];
+    }
     total.server_errors += worker.tally.server_errors;
     total.failed += worker.tally.failed;
     total.latency_ms.insert(total.latency_ms.end(), worker.tally.latency_ms.begin(), worker.tally.latency_ms.end());
@@ -178,10 +196,18 @@ int main(int argc, char** argv) {
   std::printf("requests served: %llu in %d s over %d connections (%.0f/s)\n", static_cast<unsigned long long>(served),
               seconds, connections, static_cast<double>(served) / seconds);
   for (int k = 0; k < k_kinds; ++k)
-    std::printf("  %-6s %llu\n", k_names[k], static_cast<unsigned long long>(total.served[k]));
+    std::printf("  %-6s %llu (%llu 2xx)\n", k_names[k], static_cast<unsigned long long>(total.served[k]),
+                static_cast<unsigned long long>(total.ok[k]));
   std::printf("5xx responses: %llu\nfailed connections: %llu\n", static_cast<unsigned long long>(total.server_errors),
               static_cast<unsigned long long>(total.failed));
   std::printf("latency (non-streaming): p50 %.2f ms, p99 %.2f ms\n", percentile(total.latency_ms, 0.50),
               percentile(total.latency_ms, 0.99));
-  return total.server_errors == 0 && total.failed == 0 ? 0 : 1;
+  bool short_of_2xx = false;
+  for (int k = 0; k < k_kinds; ++k) {
+    if (total.ok[k] >= min_ok) continue;
+    short_of_2xx = true;
+    std::fprintf(stderr, "FAIL: %s got %llu 2xx answers, fewer than the minimum %llu\n", k_names[k],
+                 static_cast<unsigned long long>(total.ok[k]), static_cast<unsigned long long>(min_ok));
+  }
+  return total.server_errors == 0 && total.failed == 0 && !short_of_2xx ? 0 : 1;
 }

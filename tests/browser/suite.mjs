@@ -19,8 +19,15 @@ let browser;
 try {
   browser = await launch(chromiumPath);
 } catch (e) {
-  console.error(`SKIPPED: ${chromiumPath} does not start here: ${e.message.split("\n")[0]}`);
+  // As tests/support/skip.sh: a skip on a workstation, a failure on CI,
+  // where the browser is installed on purpose and must start.
+  const why = `${chromiumPath} does not start here: ${e.message.split("\n")[0]}`;
   server.stop();
+  if (process.env.CI === "true") {
+    console.error(`FAIL (CI=true, a skip is a failure here): ${why}`);
+    process.exit(1);
+  }
+  console.error(`SKIPPED (a failure under CI=true): ${why}`);
   process.exit(125);
 }
 const base = server.url;

@@ -5,7 +5,7 @@
 # verifies with the server's callback key, and its attempts count across
 # the restart.
 source "$(dirname "$0")/../support/e2e_lib.sh"
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 125; }
+require_tool python3 "runs the callback receiver: apt-get install python3"
 data="$WORK/data"
 
 start_server first --data-dir "$data"

@@ -2,6 +2,10 @@
 # 20 kill -9 / restart cycles of the server on one data dir, at random
 # points, while clients keep submitting jobs, cancelling them and uploading
 # job inputs (create → PUT → complete, api.md §2.9) across the restarts.
+# Every cycle must have had at least one job accepted (202) since the
+# previous restart, and the run at least one completed upload and one
+# callback job: a server refusing everything must fail this test, not pass
+# it with nothing to check.
 # After each restart:
 #   - every job that got a 202 is listed by GET /v1/jobs;
 #   - PRAGMA integrity_check of the SQLite file is "ok";
@@ -23,11 +27,12 @@
 # Prints cycles survived, jobs lost, callbacks delivered and duplicates (a
 # delivery repeated after a crash: allowed, at-least-once).
 # Usage: crash_cycles.sh BIN ROOT [cycles]
+# JGRID_E2E_SERVE_ARGS (tests/support/e2e_lib.sh) is appended to every start.
 source "$(dirname "$0")/../support/e2e_lib.sh"
 cycles="${3:-${JGRID_CRASH_CYCLES:-20}}"
-command -v sqlite3 >/dev/null || { echo "skipped: sqlite3 CLI not installed (./dev installs it)"; exit 125; }
-command -v jq >/dev/null || { echo "skipped: jq not installed (./dev installs it)"; exit 125; }
-command -v python3 >/dev/null || { echo "skipped: python3 not installed (the callback receiver)"; exit 125; }
+require_tool sqlite3 "the CLI runs PRAGMA integrity_check: apt-get install sqlite3; ./dev installs it"
+require_tool jq "apt-get install jq; ./dev installs it"
+require_tool python3 "runs the callback receiver: apt-get install python3"
 data="$WORK/data"
 db="$data/jgrid.db"
 body='{"workload_type":"inference","image":"ghcr.io/acme/pytorch-rocm:latest","gpu_vendor":"amd","runtime":"rocm","sim":{"duration_s":3}}'
@@ -113,6 +118,7 @@ check_database() {
 
 check_uploads() {
   cat "$WORK"/uploaded.* 2>/dev/null | sort -u >"$WORK/uploaded"
+  [ "$1" != final ] || [ -s "$WORK/uploaded" ] || fail "no upload completed in the whole run: nothing was checked"
   list_all "/v1/job-inputs?limit=100&status=ready" inputs '.input_id + " " + .sha256' | sort -u >"$WORK/ready"
   comm -23 "$WORK/uploaded" "$WORK/ready" >"$WORK/missing"
   [ ! -s "$WORK/missing" ] || fail "cycle $1: completed upload missing or changed: $(head -n1 "$WORK/missing")"
@@ -152,6 +158,12 @@ callback_states() {
 # `batch` job's callback is delivered per the server and per the receiver.
 check_callbacks_final() {
   list_all "/v1/jobs?limit=100&workload_type=batch" jobs '.job_id + " " + .status' | sort -u >"$WORK/owed"
+  # The callback jobs are those of submitters 1 and 2: none at all would
+  # let every check below pass on an empty list.
+  cat "$WORK/accepted.1" "$WORK/accepted.2" 2>/dev/null | sort -u >"$WORK/callers"
+  [ -s "$WORK/callers" ] || fail "no callback job was accepted in the whole run: no delivery to check"
+  bad=$(cut -d' ' -f1 "$WORK/owed" | comm -23 "$WORK/callers" - | head -n1)
+  [ -z "$bad" ] || fail "callback job $bad (accepted with a callback URL) is not listed as a batch job"
   cut -d' ' -f1 "$WORK/owed" >"$WORK/pending"
   : >"$WORK/settled"
   for _ in $(seq 1 120); do
@@ -188,9 +200,23 @@ check_clients() {
   [ ! -s "$WORK/client-failures" ] || fail "cycle $1: $(head -n1 "$WORK/client-failures")"
 }
 
+accepted_count() { cat "$WORK"/accepted.* | wc -l; }
+
+# await_accepted CYCLE: before the kill, the running server has accepted at
+# least one job (a 202 recorded since the previous restart, whose count is
+# $since); waits up to 10 s for it. A cycle with nothing accepted has nothing
+# to lose or recover, so it fails instead of counting as survived.
+await_accepted() {
+  for _ in $(seq 1 200); do
+    [ "$(accepted_count)" -gt "$since" ] && return 0
+    sleep 0.05
+  done
+  fail "cycle $1: no job accepted (202) since the previous restart in 10 s; the server refuses every submit?"
+}
+
 # restart_server NAME: serve on the data dir and the port of the first start.
 restart_server() {
-  "$BIN" serve --port "$port" --data-dir "$data" --time-scale 10 >"$WORK/$1.out" 2>"$WORK/$1.err" &
+  "$BIN" serve --port "$port" --data-dir "$data" --time-scale 10 "${SERVE_EXTRA[@]}" >"$WORK/$1.out" 2>"$WORK/$1.err" &
   SERVER_PID=$!
   for _ in $(seq 1 400); do
     grep -q '^jgrid-local ready' "$WORK/$1.out" 2>/dev/null && return 0
@@ -230,17 +256,21 @@ canceller & clients+=($!)
 for c in 1 2; do uploader "$c" & clients+=($!); done
 
 survived=0
+since=0
 for cycle in $(seq 1 "$cycles"); do
   # Kill at a random point: sometimes right after the restart (recovery
   # still running), mostly after 0.3–3 s of traffic.
   if [ $((RANDOM % 5)) = 0 ]; then sleep 0.0$((RANDOM % 10)); else sleep "$((RANDOM % 3)).$((RANDOM % 10))"; fi
+  await_accepted "$cycle"
   kill -9 "$SERVER_PID"
   wait "$SERVER_PID" 2>/dev/null || true
+  new=$(( $(accepted_count) - since ))
   sleep 0.$((RANDOM % 3))
   restart_server "cycle$cycle"
+  since=$(accepted_count)
   check_jobs "$cycle"; check_database "$cycle"; check_uploads "$cycle"; check_callbacks "$cycle"; check_clients "$cycle"
   survived=$cycle
-  echo "cycle $cycle: ok ($(wc -l <"$WORK/accepted") accepted jobs, $(wc -l <"$WORK/uploaded") uploads, $(grep -vcE ' (completed|failed|rejected|cancelled)$' "$WORK/listed" || true) non-terminal at restart, $(wc -l <"$WORK/received") callbacks received)"
+  echo "cycle $cycle: ok ($new jobs accepted before the kill, $(wc -l <"$WORK/accepted") in all, $(wc -l <"$WORK/uploaded") uploads, $(grep -vcE ' (completed|failed|rejected|cancelled)$' "$WORK/listed" || true) non-terminal at restart, $(wc -l <"$WORK/received") callbacks received)"
 done
 touch "$WORK/stop"
 wait "${clients[@]}" 2>/dev/null || true

@@ -6,11 +6,13 @@
 source "$(dirname "$0")/../support/e2e_lib.sh"
 
 contract="$ROOT/tests/contract"
-command -v node >/dev/null && command -v npm >/dev/null || { echo "skip: node and npm are needed"; exit 125; }
+require_tool node "apt-get install nodejs npm; ./dev installs them"
+require_tool npm "installs @redocly/cli and ajv: apt-get install npm; ./dev installs it"
 if [ ! -x "$contract/node_modules/.bin/redocly" ] || [ ! -d "$contract/node_modules/ajv-formats" ]; then
   if ! (cd "$contract" && npm ci --no-audit --no-fund >"$WORK/npm.log" 2>&1); then
     # Offline (no registry) is a skip; a registry that answers and still fails is a failure.
-    (cd "$contract" && timeout 30 npm ping >/dev/null 2>&1) || { echo "skip: npm registry unreachable, cannot install @redocly/cli and ajv"; exit 125; }
+    (cd "$contract" && timeout 30 npm ping >/dev/null 2>&1) ||
+      skip_or_fail "npm registry unreachable, cannot install @redocly/cli and ajv (run npm ci in tests/contract once online)"
     cat "$WORK/npm.log"; fail "npm ci in tests/contract"
   fi
 fi

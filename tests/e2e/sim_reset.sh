@@ -3,6 +3,7 @@
 # all gone (404, empty lists, no files), new jobs run, and a restart on the
 # same data dir does not bring the old ones back.
 source "$(dirname "$0")/../support/e2e_lib.sh"
+require_tool jq "apt-get install jq; ./dev installs it"
 data="$WORK/data"
 submit() {  # submit DURATION_S : prints the job id
   curl -fsS -X POST "$URL/v1/jobs" -H 'Content-Type: application/json' \

@@ -1,6 +1,7 @@
 # Shared helpers of the black-box tests in tests/e2e: they drive the built
 # binary over real HTTP with curl.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/skip.sh"
 BIN="$1"
 ROOT="$2"
 WORK="$(mktemp -d /tmp/jgrid-e2e-XXXXXX)"
@@ -15,11 +16,18 @@ cleanup() {
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 
+# JGRID_E2E_SERVE_ARGS: extra `serve` arguments (split on whitespace) appended
+# to every server a test starts. Test-only: it exists to run a test against a
+# server that refuses everything (e.g. `--auth keys --keys-file K` with a key
+# the test never sends) and see the test fail rather than pass on nothing.
+SERVE_EXTRA=()
+read -ra SERVE_EXTRA <<<"${JGRID_E2E_SERVE_ARGS:-}"
+
 # start_server NAME ARGS… : starts `serve` in the background, waits for the
 # ready line, sets SERVER_PID and URL.
 start_server() {
   local name="$1"; shift
-  "$BIN" serve --port 0 "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
+  "$BIN" serve --port 0 "$@" "${SERVE_EXTRA[@]}" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   SERVER_PID=$!
   for _ in $(seq 1 200); do
     URL=$(sed -n 's/^jgrid-local ready url=//p' "$WORK/$name.out" 2>/dev/null || true)

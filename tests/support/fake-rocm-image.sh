@@ -8,16 +8,19 @@
 # Idempotent: does nothing when the image exists.
 # Usage: fake-rocm-image.sh [engine]     engine: podman (default) or docker
 # Exit: 0 the image exists; 125 the engine is not installed or does not run
-# (a ctest SKIP_RETURN_CODE); 1 the image cannot be built.
+# (a ctest SKIP_RETURN_CODE), 1 instead under CI=true (tests/support/skip.sh);
+# 1 the image cannot be built.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/skip.sh"
 
 engine="${1:-podman}"
 image="localhost/jgrid-busybox-rocm:latest"
 cuda_image="localhost/jgrid-busybox-nv:latest"
 
-if ! command -v "$engine" >/dev/null 2>&1 || ! "$engine" info >/dev/null 2>&1; then
-  echo "fake-rocm-image: $engine is not installed or does not run (apt-get install -y podman runc)" >&2
-  exit 125
+command -v "$engine" >/dev/null 2>&1 ||
+  skip_or_fail "fake-rocm-image: $engine not installed (apt-get install -y podman runc)"
+if ! info="$("$engine" info 2>&1 >/dev/null)"; then
+  skip_or_fail "fake-rocm-image: $engine is installed but does not run here (\`$engine info\`: $(tail -n1 <<<"$info"))"
 fi
 if "$engine" image inspect "$image" >/dev/null 2>&1 && "$engine" image inspect "$cuda_image" >/dev/null 2>&1; then
   exit 0
