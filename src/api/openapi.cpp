@@ -102,8 +102,6 @@ const std::vector<Operation>& operations() {
 
 using Json = nlohmann::json;
 
-const char* k_mcp_prefix = "/v1/mcp/jobs";
-
 Json schema_ref(const std::string& schema) { return Json{{"$ref", "#/components/schemas/" + schema}}; }
 
 Json envelope(const std::string& schema) {
@@ -225,7 +223,7 @@ Json build_paths() {
   for (const auto& op : operations()) {
     paths[op.path][lower(op.method)] = operation(op, op.path, false);
     if (std::string(op.mcp_response).empty()) continue;
-    std::string mcp_path = k_mcp_prefix + std::string(op.path).substr(std::string("/v1/jobs").size());
+    std::string mcp_path = std::string(k_mcp_prefix) + std::string(op.path).substr(k_plain_prefix.size());
     paths[mcp_path][lower(op.method)] = operation(op, mcp_path, true);
   }
   return paths;

@@ -8,8 +8,6 @@
 namespace jgrid::api {
 namespace {
 
-constexpr std::string_view k_plain_prefix = "/v1/jobs";
-constexpr std::string_view k_mcp_prefix = "/v1/mcp/jobs";
 
 std::vector<std::string> pattern_segments(std::string_view pattern) {
   std::vector<std::string> out;

@@ -13,7 +13,10 @@
 namespace jgrid::api {
 
 enum class BodyKind { none, json, optional_json, stream };
+// `plain_and_mcp`: the route is also served with k_plain_prefix replaced by k_mcp_prefix.
 enum class Families { plain, plain_and_mcp };
+inline constexpr std::string_view k_plain_prefix = "/v1/jobs";
+inline constexpr std::string_view k_mcp_prefix = "/v1/mcp/jobs";
 
 // Who may call a route (api.md §2, scope column). `open`: anyone; `signature`:
 // the URL's own signature or token decides (checked by the handler), no key;

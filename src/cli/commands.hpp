@@ -9,6 +9,10 @@ namespace jgrid::cli {
 
 using Runner = std::function<int()>;
 
+// Exit codes of the commands that run in this process (serve, simulate).
+inline constexpr int k_exit_runtime = 1;  // could not start or run
+inline constexpr int k_exit_usage = 2;    // bad option or input file
+
 // `serve`: the whole grid in this process until SIGINT/SIGTERM.
 Runner add_serve_command(CLI::App& app);
 // `screen FILE.json`: offline screening of a job request (exit 0/3/2).

@@ -25,7 +25,7 @@ void print_text(const std::vector<DoctorCheck>& checks) {
   }
 }
 
-void print_json(const std::vector<DoctorCheck>& checks, bool ok) {
+void print_checks_json(const std::vector<DoctorCheck>& checks, bool ok) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& check : checks)
     out.push_back({{"check", check.name}, {"status", check.status}, {"detail", check.detail}, {"fix", check.fix}});
@@ -40,7 +40,7 @@ int doctor(const DoctorOptions& o) {
   auto checks = run_doctor_checks(o.serve, o.image);
   bool ok = std::none_of(checks.begin(), checks.end(), [](const DoctorCheck& c) { return c.status == "fail"; });
   if (o.json)
-    print_json(checks, ok);
+    print_checks_json(checks, ok);
   else
     print_text(checks);
   return ok ? 0 : 1;

@@ -13,7 +13,7 @@ struct JobsFlags {
   bool all = false;
 };
 
-std::vector<std::string> row(const Json& job) {
+std::vector<std::string> job_row(const Json& job) {
   return {text_of(job, "job_id"),     text_of(job, "name"),       text_of(job, "status"),
           text_of(job, "phase"),      text_of(job, "gpu_vendor"), text_of(job, "workload_type"),
           text_of(job, "created_at")};
@@ -36,7 +36,7 @@ int run(const JobsFlags& f) {
   }
   if (f.remote.json) return print_json(Json{{"jobs", jobs}});
   std::vector<std::vector<std::string>> rows;
-  for (const auto& job : jobs) rows.push_back(row(job));
+  for (const auto& job : jobs) rows.push_back(job_row(job));
   print_table({"JOB", "NAME", "STATUS", "PHASE", "VENDOR", "WORKLOAD", "CREATED"}, rows);
   return 0;
 }

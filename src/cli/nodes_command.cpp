@@ -15,7 +15,7 @@ std::string price(const Json& node) {
   return text;
 }
 
-std::vector<std::string> row(const Json& node) {
+std::vector<std::string> node_row(const Json& node) {
   return {text_of(node, "node_id"),
           text_of(node, "status"),
           text_of(node, "gpu_vendor"),
@@ -34,7 +34,7 @@ int run(const RemoteFlags& f) {
   if (!reply) return report(reply.error(), f.json);
   if (f.json) return print_json(*reply);
   std::vector<std::vector<std::string>> rows;
-  for (const auto& node : (*reply)["nodes"]) rows.push_back(row(node));
+  for (const auto& node : (*reply)["nodes"]) rows.push_back(node_row(node));
   print_table({"NODE", "STATUS", "VENDOR", "GPU", "FREE", "RUNTIME", "REGION", "$/GPU-H", "JOBS"}, rows);
   return 0;
 }

@@ -21,14 +21,10 @@
 namespace jgrid::cli {
 namespace {
 
-constexpr int k_exit_runtime = 1;
-constexpr int k_exit_usage = 2;
-
-int fail(int code, const std::string& message) {
+int serve_failed(int code, const std::string& message) {
   std::cerr << "jgrid-local serve: " << message << "\n";
   return code;
 }
-
 
 store::StoreOptions store_options(const ServeOptions& o, const DataDir& dir) {
   store::StoreOptions options;
@@ -125,30 +121,30 @@ void watch_stop_signals(sigset_t set, api::Server& server) {
 }
 
 int serve(const ServeOptions& o) {
-  if (auto valid = validate(o); !valid) return fail(k_exit_usage, valid.error().message);
+  if (auto valid = validate(o); !valid) return serve_failed(k_exit_usage, valid.error().message);
   util::configure_log(*util::parse_log_level(o.log_level), o.log_format == "json");
   auto auth = auth_options(o);
-  if (!auth) return fail(k_exit_usage, auth.error().message);
+  if (!auth) return serve_failed(k_exit_usage, auth.error().message);
   auto fleet = load_fleet(o.fleet, o.seed);
-  if (!fleet) return fail(k_exit_usage, "--fleet: " + fleet.error().message);
+  if (!fleet) return serve_failed(k_exit_usage, "--fleet: " + fleet.error().message);
   sigset_t signals;
   block_stop_signals(signals);
 
   auto dir = DataDir::prepare(o.data_dir, o.ephemeral);
-  if (!dir) return fail(k_exit_runtime, dir.error().message);
+  if (!dir) return serve_failed(k_exit_runtime, dir.error().message);
   auto secret = dir->signing_secret();
-  if (!secret) return fail(k_exit_runtime, secret.error().message);
+  if (!secret) return serve_failed(k_exit_runtime, secret.error().message);
   auto callback_secret = dir->callback_secret();
-  if (!callback_secret) return fail(k_exit_runtime, callback_secret.error().message);
+  if (!callback_secret) return serve_failed(k_exit_runtime, callback_secret.error().message);
   auto store_opts = store_options(o, *dir);
   auto store = store::Store::open(store_opts);
-  if (!store) return fail(k_exit_runtime, store.error().message);
+  if (!store) return serve_failed(k_exit_runtime, store.error().message);
 
   auto clock = make_clock(*fleet, o.clock, o.time_scale);
   // Containers outlive a restart only where the next start can find their jobs.
   bool keep_containers = !dir->ephemeral() && store_opts.path != ":memory:";
   auto local = setup_local_node(o, dir->path(), keep_containers, clock);
-  if (!local) return fail(k_exit_runtime, local.error().message);
+  if (!local) return serve_failed(k_exit_runtime, local.error().message);
   std::string simulated = "simulated (" + std::to_string(fleet->nodes.size()) + " nodes)";
   exec::ExecutorRegistry executors{{"simulated", exec::make_sim_executor(clock, *fleet)}};
   if (local->node) executors["local"] = local->executor;
@@ -158,8 +154,8 @@ int serve(const ServeOptions& o) {
   http_options.auth = std::move(*auth);
   api::Server server(engine, **store, std::move(http_options));
   auto port = server.bind();
-  if (!port) return fail(k_exit_runtime, port.error().message);
-  if (auto started = engine.start(); !started) return fail(k_exit_runtime, started.error().message);
+  if (!port) return serve_failed(k_exit_runtime, port.error().message);
+  if (auto started = engine.start(); !started) return serve_failed(k_exit_runtime, started.error().message);
   if (local->executor) remove_orphan_containers(*local->executor, **store);
 
   print_banner(std::cout, {server.url(), persistence_text(store_opts, *dir), dir->path().string(), &*fleet,

@@ -18,8 +18,6 @@ namespace jgrid::cli {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr int k_exit_usage = 2;
-constexpr int k_exit_runtime = 1;
 constexpr int k_event_page = 5000;
 
 struct SimulateOptions {
@@ -31,7 +29,7 @@ struct SimulateOptions {
   int max_attempts = 2;
 };
 
-int fail(int code, const std::string& message) {
+int simulate_failed(int code, const std::string& message) {
   std::cerr << "jgrid-local simulate: " << message << "\n";
   return code;
 }
@@ -94,15 +92,15 @@ Status read_events(const store::Store& store, SimSummary& summary, const std::st
 
 int simulate(const SimulateOptions& o) {
   auto fleet = load_fleet(o.fleet, o.seed);
-  if (!fleet) return fail(k_exit_usage, "--fleet: " + fleet.error().message);
+  if (!fleet) return simulate_failed(k_exit_usage, "--fleet: " + fleet.error().message);
   auto trace = load_trace(o.trace);
-  if (!trace) return fail(k_exit_usage, "--trace: " + trace.error().message);
-  if (o.max_attempts < 1) return fail(k_exit_usage, "--max-attempts: expected an integer >= 1");
+  if (!trace) return simulate_failed(k_exit_usage, "--trace: " + trace.error().message);
+  if (o.max_attempts < 1) return simulate_failed(k_exit_usage, "--max-attempts: expected an integer >= 1");
   auto wall_start = std::chrono::steady_clock::now();
 
   ScratchDir scratch;
   auto store = store::Store::open(store::StoreOptions{":memory:", false});
-  if (!store) return fail(k_exit_runtime, store.error().message);
+  if (!store) return simulate_failed(k_exit_runtime, store.error().message);
   auto clock = util::make_virtual_clock();
   std::int64_t start_ms = clock->now_ms();
   engine::EngineOptions options;
@@ -110,7 +108,7 @@ int simulate(const SimulateOptions& o) {
   options.max_attempts = o.max_attempts;
   options.durable_submits = false;  // the store is in memory and dies with the run
   engine::Engine engine(**store, clock, *fleet, {{"simulated", exec::make_sim_executor(clock, *fleet)}}, options);
-  if (auto started = engine.start(); !started) return fail(k_exit_runtime, started.error().message);
+  if (auto started = engine.start(); !started) return simulate_failed(k_exit_runtime, started.error().message);
 
   std::vector<std::string> ids;
   long long refused = 0;
@@ -124,7 +122,7 @@ int simulate(const SimulateOptions& o) {
   (*store)->flush();
 
   SimSummary summary(*fleet, start_ms);
-  if (auto read = read_events(**store, summary, o.events); !read) return fail(k_exit_runtime, read.error().message);
+  if (auto read = read_events(**store, summary, o.events); !read) return simulate_failed(k_exit_runtime, read.error().message);
   for (const auto& id : ids)
     if (auto job = id.empty() ? std::nullopt : (*store)->get_job(id)) summary.add_job(*job);
   nlohmann::json body = summary.to_json(end_ms);

@@ -48,7 +48,15 @@ RECEIVER_PID=""
 
 # --- clients: loop until $WORK/stop exists; read the current URL each time.
 url() { cat "$WORK/url"; }
-post() { curl -s -m 5 -o "$1" -w '%{http_code}' -X POST "$2" -H 'Content-Type: application/json' -d "$3" || true; }
+# post OUT URL BODY: prints the status code, or 000 when the exchange did not
+# finish (a kill mid-answer): curl writes -o only once body bytes arrive, so
+# OUT is removed first and a cut answer never leaves the previous one there.
+post() {
+  local code
+  rm -f "$1"
+  code=$(curl -s -m 5 -o "$1" -w '%{http_code}' -X POST "$2" -H 'Content-Type: application/json' -d "$3") || code=000
+  echo "$code"
+}
 
 submitter() {
   local n=0 code request="$body"

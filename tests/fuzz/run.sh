@@ -1,27 +1,21 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined)
-# in their own build directory and runs each for a bounded time, starting
-# from the seed corpus in tests/fuzz/corpus/<target> (which includes the
-# inputs of every bug found so far). Prints the executions per target; fails
-# on any crash, leak, timeout or sanitizer report (the input is kept in
-# <build>/fuzz-out/<target>/).
+# Runs each libFuzzer target (tests/fuzz, built by tests/sanitize/build.sh:
+# clang, -fsanitize=fuzzer,address,undefined, built first when needed) for a
+# bounded time, starting from the seed corpus in tests/fuzz/corpus/<target>
+# (which includes the inputs of every bug found so far). Prints the
+# executions per target; fails on any crash, leak, timeout or sanitizer
+# report (the input is kept in <build>/fuzz-out/<target>/).
 # Usage: tests/fuzz/run.sh [seconds per target, default 60] [target…]
-#   JGRID_FUZZ_BUILD_DIR  build directory (default <repo>/build-fuzz)
+#   JGRID_SANITIZE_BUILD_DIR  build directory (default <repo>/build-asan)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="${JGRID_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+build="${JGRID_SANITIZE_BUILD_DIR:-$root/build-asan}"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(job_request fleet cursor)
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-t0=$(date +%s)
-cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DJGRID_FUZZ=ON -DJGRID_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
-echo "fuzz build: $(( $(date +%s) - t0 )) s"
+"$root/tests/sanitize/build.sh" "${targets[@]/#/fuzz_}"
 
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"

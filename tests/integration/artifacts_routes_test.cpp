@@ -7,12 +7,6 @@ using jgrid::test::TestServer;
 
 namespace {
 
-// The path and query of an absolute URL served by `server`.
-std::string local_part(const TestServer& server, const std::string& url) {
-  REQUIRE(url.rfind(server.url, 0) == 0);
-  return url.substr(server.url.size());
-}
-
 struct Finished {
   std::string job_id;
   Json artifact;

@@ -9,11 +9,6 @@ using jgrid::test::TestServerOptions;
 
 namespace {
 
-std::string local_part(const TestServer& server, const std::string& url) {
-  REQUIRE(url.rfind(server.url, 0) == 0);
-  return url.substr(server.url.size());
-}
-
 Json create(const TestServer& server, const std::string& filename, const std::string& kind = "input") {
   auto reply = server.post("/v1/job-inputs", {{"filename", filename}, {"content_type", "text/csv"}, {"kind", kind}});
   INFO(reply.body);

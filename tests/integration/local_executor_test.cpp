@@ -10,11 +10,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::string local_part(const TestServer& server, const std::string& url) {
-  REQUIRE(url.rfind(server.url, 0) == 0);
-  return url.substr(server.url.size());
-}
-
 Json artifact_named(const TestServer& server, const std::string& id, const std::string& name) {
   // Keep the reply alive: the loop would otherwise walk a destroyed temporary.
   HttpReply reply = server.get("/v1/jobs/" + id + "/artifacts");
@@ -47,7 +42,7 @@ Json upload(const TestServer& server, const std::string& filename, const std::st
 }  // namespace
 
 TEST_CASE("local: a ROCm job runs in a container, logs live, result.json downloads", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options());
   auto node = server.get("/v1/nodes").json["nodes"][0];
   CHECK(node["source"] == "local");
@@ -77,7 +72,7 @@ TEST_CASE("local: a ROCm job runs in a container, logs live, result.json downloa
 }
 
 TEST_CASE("local: stdout and stderr arrive over time; non-zero exit fails the job", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options());
   std::string id = server.submit(local_job("for i in 1 2 3; do echo out $i; echo err $i >&2; sleep 0.4; done; exit 3"));
   Json job = server.wait_terminal(id);
@@ -91,7 +86,7 @@ TEST_CASE("local: stdout and stderr arrive over time; non-zero exit fails the jo
 }
 
 TEST_CASE("local: a job over its timeout is stopped and fails TIMED_OUT", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options());
   Json body = local_job("trap 'exit 143' TERM; echo begin; while true; do sleep 1; done");
   body["timeout_seconds"] = 2;
@@ -106,7 +101,7 @@ TEST_CASE("local: a job over its timeout is stopped and fails TIMED_OUT", "[podm
 }
 
 TEST_CASE("local: cancel mid-run removes the container and keeps the partial logs", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options());
   std::string id = server.submit(local_job("i=0; while true; do i=$((i+1)); echo tick $i; sleep 0.3; done"));
   server.wait_job(id, [&](const Json&) { return log_lines(server, id).size() >= 2; });
@@ -122,7 +117,7 @@ TEST_CASE("local: cancel mid-run removes the container and keeps the partial log
 }
 
 TEST_CASE("local: the job reads its uploaded input and script", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options());
   Json input = upload(server, "data.csv", "input", "a,b\n1,2\n");
   Json script = upload(server, "run.sh", "script", "wc -l < /workspace/inputs/data.csv > /workspace/artifacts/count.txt\necho script ran\n");
@@ -141,7 +136,7 @@ TEST_CASE("local: the job reads its uploaded input and script", "[podman][local]
 }
 
 TEST_CASE("local: a CUDA-labelled image under ROCm intent ends rejected without running", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options());  // no catalog: only the executor's inspection knows the labels
   std::string id = server.submit(local_job("echo ran > /workspace/artifacts/ran.txt; echo ran", k_local_cuda_image));
   Json job = server.wait_terminal(id);
@@ -160,7 +155,7 @@ TEST_CASE("local: a CUDA-labelled image under ROCm intent ends rejected without 
 }
 
 TEST_CASE("local: with the engine's image catalog, the CUDA-labelled image is refused on submit", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options({"", true}));
   auto reply = server.post("/v1/jobs", local_job("echo hi", k_local_cuda_image));
   INFO(reply.body);
@@ -169,7 +164,7 @@ TEST_CASE("local: with the engine's image catalog, the CUDA-labelled image is re
 }
 
 TEST_CASE("local: a missing image fails IMAGE_PULL_FAILED saying how to load it", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options());
   std::string id = server.submit(local_job("echo hi", "localhost/jgrid-missing-image:latest"));
   Json job = server.wait_terminal(id);
@@ -178,7 +173,7 @@ TEST_CASE("local: a missing image fails IMAGE_PULL_FAILED saying how to load it"
 }
 
 TEST_CASE("local: job fields with shell metacharacters or engine flags stay literal", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options());
   const std::string hostile = "$(touch /workspace/artifacts/pwned); `touch /workspace/artifacts/pwned2` && echo x";
   Json body = local_job("");
@@ -211,7 +206,7 @@ TEST_CASE("local: job fields with shell metacharacters or engine flags stay lite
 }
 
 TEST_CASE("local: a 2-GPU job on the mi300x_x8 fixture gets exactly its two GPUs in argv", "[podman][local]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   TestServer server(local_server_options({"mi300x_x8", false}));
   auto node = server.get("/v1/nodes").json["nodes"][0];
   CHECK(node["gpu_count"] == 8);

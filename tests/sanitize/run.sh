@@ -1,23 +1,16 @@
 #!/usr/bin/env bash
-# Builds the unit and integration tests with AddressSanitizer (leaks
-# included) and UndefinedBehaviorSanitizer in their own build directory and
-# runs them through ctest. The first report fails the run.
+# Runs the unit and integration tests built with AddressSanitizer (leaks
+# included) and UndefinedBehaviorSanitizer (tests/sanitize/build.sh, which
+# this builds first when needed) through ctest. The first report fails the run.
 # Usage: tests/sanitize/run.sh [extra ctest arguments…]
 #   JGRID_SANITIZE_BUILD_DIR  build directory (default <repo>/build-asan)
-#   JGRID_SANITIZE            sanitizers (default address,undefined)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${JGRID_SANITIZE_BUILD_DIR:-$root/build-asan}"
-sanitizers="${JGRID_SANITIZE:-address,undefined}"
 
 targets=(integration_tests)
 for dir in "$root"/tests/unit/*/; do targets+=("unit_$(basename "$dir")"); done
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-t0=$(date +%s)
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJGRID_SANITIZE="$sanitizers" "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >/dev/null
-echo "sanitizer build: $(( $(date +%s) - t0 )) s"
+"$root/tests/sanitize/build.sh" "${targets[@]}"
 
 # Leak suppressions name third-party code only (see the file).
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1"

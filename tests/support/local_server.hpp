@@ -10,28 +10,11 @@
 #include "jgrid/engine/late_screening.hpp"
 #include "jgrid/exec/container_executor.hpp"
 #include "jgrid/exec/local_node.hpp"
+#include "podman_ready.hpp"
 #include "test_server.hpp"
 
 namespace jgrid::test {
 
-inline const std::string k_local_image = "localhost/jgrid-busybox-rocm:latest";
-inline const std::string k_local_cuda_image = "localhost/jgrid-busybox-nv:latest";
-
-// podman runs here and the two local test images exist (built on demand).
-inline bool podman_ready() {
-  static const bool ready = [] {
-    fs::path script = fs::path(__FILE__).parent_path() / "fake-rocm-image.sh";
-    return std::system("podman info >/dev/null 2>&1") == 0 &&
-           std::system(("bash '" + script.string() + "' podman >/dev/null 2>&1").c_str()) == 0;
-  }();
-  return ready;
-}
-
-#define REQUIRE_PODMAN_OR_RETURN()                              \
-  if (!jgrid::test::podman_ready()) {                           \
-    WARN("podman is not runnable here: [podman] case not run"); \
-    return;                                                     \
-  }
 
 struct LocalServerOptions {
   std::string sysfs_fixture;  // "" no GPU (gpu_optional), else tests/fixtures/sysfs/<name>

@@ -311,4 +311,10 @@ class TestServer {
   std::thread m_thread;
 };
 
+// The path and query of an absolute URL served by `server`.
+inline std::string local_part(const TestServer& server, const std::string& url) {
+  REQUIRE(url.rfind(server.url, 0) == 0);
+  return url.substr(server.url.size());
+}
+
 }  // namespace jgrid::test

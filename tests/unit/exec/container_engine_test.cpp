@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "jgrid/util/ids.hpp"
+#include "podman_ready.hpp"
 
 using namespace jgrid;
 using namespace jgrid::exec;
@@ -12,18 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string k_image = "localhost/jgrid-busybox-rocm:latest";
-
-// podman runs here only where it is installed and works (see sandbox.md);
-// elsewhere the [podman] cases warn and pass without checking.
-bool podman_ready() {
-  static const bool ready = [] {
-    fs::path script = fs::path(__FILE__).parent_path() / "../../support/fake-rocm-image.sh";
-    return on_path("podman") && std::system("podman info >/dev/null 2>&1") == 0 &&
-           std::system(("bash '" + script.string() + "' podman >/dev/null 2>&1").c_str()) == 0;
-  }();
-  return ready;
-}
+using jgrid::test::k_local_image;
 
 struct TempDir {
   fs::path path = fs::temp_directory_path() / ("jgrid-cdi-" + util::random_hex(6));
@@ -105,11 +95,8 @@ TEST_CASE("exec::resolve_engine refuses an engine that is not installed", "[exec
 }
 
 TEST_CASE("exec::inspect_image returns the local image's labels, env and digest", "[exec][container][podman]") {
-  if (!podman_ready()) {
-    WARN("podman is not runnable here: [podman] case not run");
-    return;
-  }
-  auto image = inspect_image("podman", k_image);
+  REQUIRE_PODMAN_OR_SKIP();
+  auto image = inspect_image("podman", k_local_image);
   REQUIRE(image);
   CHECK(image->labels.at("io.junglegrid.runtime") == "rocm");
   CHECK(image->env.at("ROCM_VERSION") == "6.2.0");
@@ -120,13 +107,10 @@ TEST_CASE("exec::inspect_image returns the local image's labels, env and digest"
 }
 
 TEST_CASE("exec::list_job_containers lists containers labelled io.jgrid.job", "[exec][container][podman]") {
-  if (!podman_ready()) {
-    WARN("podman is not runnable here: [podman] case not run");
-    return;
-  }
+  REQUIRE_PODMAN_OR_SKIP();
   std::string job = "job_list" + util::random_hex(4);
   auto made = run_command({"podman", "create", "--runtime", "runc", "--name", "jgrid-" + job, "--label",
-                           "io.jgrid.job=" + job, k_image, "true"});
+                           "io.jgrid.job=" + job, k_local_image, "true"});
   REQUIRE(made.ok());
   REQUIRE(made->exit_code == 0);
   auto containers = list_job_containers("podman");

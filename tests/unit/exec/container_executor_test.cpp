@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "exec/container_process.hpp"
+#include "podman_ready.hpp"
 #include "recording_sink.hpp"
 
 using namespace jgrid;
@@ -17,24 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string k_image = "localhost/jgrid-busybox-rocm:latest";
-
-// podman runs here only where it is installed and works (see sandbox.md);
-// elsewhere the [podman] cases warn and pass without checking.
-bool podman_ready() {
-  static const bool ready = [] {
-    fs::path script = fs::path(__FILE__).parent_path() / "../../support/fake-rocm-image.sh";
-    return on_path("podman") && std::system("podman info >/dev/null 2>&1") == 0 &&
-           std::system(("bash '" + script.string() + "' podman >/dev/null 2>&1").c_str()) == 0;
-  }();
-  return ready;
-}
-
-#define REQUIRE_PODMAN_OR_RETURN()                              \
-  if (!podman_ready()) {                                        \
-    WARN("podman is not runnable here: [podman] case not run"); \
-    return;                                                     \
-  }
+using jgrid::test::k_local_image;
 
 ContainerOptions podman_options() {
   ContainerOptions options;
@@ -59,13 +43,6 @@ bool container_removed(const std::string& job_id) {
   return !container_exists(job_id);
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 struct Harness {
   std::shared_ptr<util::Clock> clock = util::make_real_clock();
   RecordingSink sink{clock};
@@ -77,7 +54,7 @@ struct Harness {
   }
   RunRequest request(const std::string& tag, std::vector<std::string> command) const {
     RunRequest request = make_request("job_" + tag + util::random_hex(5), workspace.path());
-    request.job.spec.edit().image = k_image;
+    request.job.spec.edit().image = k_local_image;
     request.job.spec.edit().command = std::move(command);
     request.node.source = "local";
     return request;
@@ -127,7 +104,7 @@ TEST_CASE("exec::ContainerExecutor refuses GPU indices the machine does not have
 }
 
 TEST_CASE("exec::ContainerExecutor runs a job: output lines, artifacts, exit 0", "[exec][container][podman]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   Harness harness;
   RunRequest request =
       harness.request("ok", {"sh", "-c",
@@ -164,7 +141,7 @@ TEST_CASE("exec::ContainerExecutor runs a job: output lines, artifacts, exit 0",
 }
 
 TEST_CASE("exec::ContainerExecutor keeps long lines whole and a last line without newline", "[exec][container][podman]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   Harness harness;
   // 16 KiB on one line: the engine writes it to the log file in pieces.
   RunRequest request = harness.request(
@@ -183,7 +160,7 @@ TEST_CASE("exec::ContainerExecutor keeps long lines whole and a last line withou
 }
 
 TEST_CASE("exec::ContainerExecutor reports a nonzero exit as NONZERO_EXIT", "[exec][container][podman]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   Harness harness;
   RunRequest request = harness.request("fail", {"sh", "-c", "echo before; exit 3"});
   RunOutcome outcome = harness.run(request);
@@ -195,7 +172,7 @@ TEST_CASE("exec::ContainerExecutor reports a nonzero exit as NONZERO_EXIT", "[ex
 }
 
 TEST_CASE("exec::ContainerExecutor cancel stops and removes the container", "[exec][container][podman]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   Harness harness;
   RunRequest request = harness.request("cancel", {"sleep", "30"});
   const std::string& id = request.job.id;
@@ -214,7 +191,7 @@ TEST_CASE("exec::ContainerExecutor cancel stops and removes the container", "[ex
 }
 
 TEST_CASE("exec::ContainerExecutor stops a job at its timeout", "[exec][container][podman]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   ContainerOptions options = podman_options();
   options.stop_grace_seconds = 1;
   Harness harness(options);
@@ -231,7 +208,7 @@ TEST_CASE("exec::ContainerExecutor stops a job at its timeout", "[exec][containe
 }
 
 TEST_CASE("exec::ContainerExecutor reports the engine's error when run fails", "[exec][container][podman]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   ContainerOptions options = podman_options();
   options.engine_args.push_back("--no-such-flag-jgrid");
   Harness harness(options);
@@ -245,7 +222,7 @@ TEST_CASE("exec::ContainerExecutor reports the engine's error when run fails", "
 }
 
 TEST_CASE("exec::ContainerExecutor reports an image it cannot pull", "[exec][container][podman]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   Harness harness;
   RunRequest request = harness.request("nopull", {"true"});
   request.job.spec.edit().image = "localhost:1/jgrid-no-such-image:latest";
@@ -256,7 +233,7 @@ TEST_CASE("exec::ContainerExecutor reports an image it cannot pull", "[exec][con
 }
 
 TEST_CASE("exec::ContainerExecutor rejects an image late screening blocks", "[exec][container][podman]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   ContainerOptions options = podman_options();
   options.screen_image = [](const model::JobSpec&, const InspectedImage& image) -> std::optional<ImageRejection> {
     if (image.labels.count("io.junglegrid.runtime") && image.labels.at("io.junglegrid.runtime") == "rocm")
@@ -274,7 +251,7 @@ TEST_CASE("exec::ContainerExecutor rejects an image late screening blocks", "[ex
 }
 
 TEST_CASE("exec::ContainerExecutor reattaches to a container after a restart", "[exec][container][podman]") {
-  REQUIRE_PODMAN_OR_RETURN();
+  REQUIRE_PODMAN_OR_SKIP();
   ContainerOptions keep = podman_options();
   keep.keep_containers_on_shutdown = true;
   Harness first(keep);

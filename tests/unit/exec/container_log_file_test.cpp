@@ -7,6 +7,7 @@
 
 using namespace jgrid;
 using namespace jgrid::exec;
+using namespace jgrid::exec::testing;
 namespace fs = std::filesystem;
 
 namespace {
@@ -29,30 +30,22 @@ Lines parse(const std::string& bytes, bool finish = true) {
 
 const std::string k_time = "2026-12-03T08:22:53.999989987+00:00";
 
-std::string rec(const std::string& stream, const std::string& tag, const std::string& text) {
-  return k_time + " " + stream + " " + tag + " " + text + "\n";
-}
-
-void append(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary | std::ios::app) << text;
-}
-
 }  // namespace
 
 TEST_CASE("exec::LogFileParser keeps the order of stdout and stderr lines", "[exec][container]") {
-  std::string file = rec("stdout", "F", "one") + rec("stderr", "F", "warn: two") + rec("stdout", "F", "three") +
-                     rec("stdout", "F", "");
+  std::string file = log_record("stdout", "F", "one") + log_record("stderr", "F", "warn: two") + log_record("stdout", "F", "three") +
+                     log_record("stdout", "F", "");
   CHECK(parse(file) == Lines{{"stdout", "one"}, {"stderr", "warn: two"}, {"stdout", "three"}, {"stdout", ""}});
 }
 
 TEST_CASE("exec::LogFileParser joins the pieces of a long line per stream", "[exec][container]") {
-  std::string file = rec("stdout", "P", "abc") + rec("stderr", "F", "err") + rec("stdout", "P", "def") +
-                     rec("stdout", "F", "ghi") + rec("stdout", "F", "next");
+  std::string file = log_record("stdout", "P", "abc") + log_record("stderr", "F", "err") + log_record("stdout", "P", "def") +
+                     log_record("stdout", "F", "ghi") + log_record("stdout", "F", "next");
   CHECK(parse(file) == Lines{{"stderr", "err"}, {"stdout", "abcdefghi"}, {"stdout", "next"}});
 }
 
 TEST_CASE("exec::LogFileParser takes records cut anywhere", "[exec][container]") {
-  std::string file = rec("stdout", "F", "first line") + rec("stderr", "F", "second line with spaces  ");
+  std::string file = log_record("stdout", "F", "first line") + log_record("stderr", "F", "second line with spaces  ");
   for (std::size_t cut = 0; cut <= file.size(); ++cut) {
     LogFileParser parser;
     std::vector<LogLine> out;
@@ -64,9 +57,9 @@ TEST_CASE("exec::LogFileParser takes records cut anywhere", "[exec][container]")
 
 TEST_CASE("exec::LogFileParser gives what is open at the end as lines", "[exec][container]") {
   // A last line without newline: conmon writes it as a P record.
-  CHECK(parse(rec("stdout", "F", "a") + rec("stdout", "P", "no newline")) ==
+  CHECK(parse(log_record("stdout", "F", "a") + log_record("stdout", "P", "no newline")) ==
         Lines{{"stdout", "a"}, {"stdout", "no newline"}});
-  CHECK(parse(rec("stdout", "F", "a") + rec("stdout", "P", "no newline"), false) == Lines{{"stdout", "a"}});
+  CHECK(parse(log_record("stdout", "F", "a") + log_record("stdout", "P", "no newline"), false) == Lines{{"stdout", "a"}});
   // A record cut by the end of the file.
   CHECK(parse(k_time + " stderr F cut") == Lines{{"stderr", "cut"}});
 }
@@ -85,17 +78,17 @@ TEST_CASE("exec::LogFileTail follows a growing file and restarts after a truncat
   CHECK_FALSE(tail.opened());
   CHECK(tail.open_error().find("container.log") != std::string::npos);
 
-  append(path, rec("stdout", "F", "1") + k_time + " stdout F 2");
+  append_text(path, log_record("stdout", "F", "1") + k_time + " stdout F 2");
   CHECK(tail.read(out, 1024) > 0);
   CHECK(pairs(out) == Lines{{"stdout", "1"}});
-  append(path, "2\n" + rec("stderr", "F", "3"));
+  append_text(path, "2\n" + log_record("stderr", "F", "3"));
   while (tail.read(out, 7) > 0) {  // small reads cut records anywhere
   }
   CHECK(pairs(out) == Lines{{"stdout", "1"}, {"stdout", "22"}, {"stderr", "3"}});
 
   out.clear();
   fs::resize_file(path, 0);
-  append(path, rec("stdout", "F", "after"));
+  append_text(path, log_record("stdout", "F", "after"));
   tail.read(out, 1024);
   tail.finish(out);
   CHECK(pairs(out) == Lines{{"stdout", "after"}});

@@ -9,18 +9,11 @@
 
 using namespace jgrid;
 using namespace jgrid::exec;
+using namespace jgrid::exec::testing;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string rec(const std::string& stream, const std::string& tag, const std::string& text) {
-  return "2026-12-03T08:22:53.999989987+00:00 " + stream + " " + tag + " " + text + "\n";
-}
-
-void append(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary | std::ios::app) << text;
-}
 
 // What a follower delivered, batch by batch.
 struct Received {
@@ -54,9 +47,9 @@ TEST_CASE("exec::LogFileFollower delivers lines as the file grows, then the rest
   fs::path path = dir.path() / "jgrid-job.log";
   Received received;
   LogFileFollower follower(path, received.deliver());  // the file does not exist yet
-  append(path, rec("stdout", "F", "one") + rec("stderr", "F", "two"));
+  append_text(path, log_record("stdout", "F", "one") + log_record("stderr", "F", "two"));
   REQUIRE(received.wait_for(2));
-  append(path, rec("stdout", "F", "three") + rec("stdout", "P", "no newline at the end"));
+  append_text(path, log_record("stdout", "F", "three") + log_record("stdout", "P", "no newline at the end"));
   REQUIRE(received.wait_for(3));
   CHECK(follower.finish().empty());
   CHECK(received.lines() ==
@@ -69,8 +62,8 @@ TEST_CASE("exec::LogFileFollower hands a large output over in batches, in order"
   fs::path path = dir.path() / "jgrid-job.log";
   std::string text;
   const int count = 30000;  // ~2 MiB of records: more than one batch
-  for (int i = 0; i < count; ++i) text += rec(i % 3 ? "stdout" : "stderr", "F", std::to_string(i) + std::string(30, 'x'));
-  append(path, text);
+  for (int i = 0; i < count; ++i) text += log_record(i % 3 ? "stdout" : "stderr", "F", std::to_string(i) + std::string(30, 'x'));
+  append_text(path, text);
   Received received;
   LogFileFollower follower(path, received.deliver());
   CHECK(follower.finish().empty());
@@ -95,10 +88,10 @@ TEST_CASE("exec::LogFileFollower delivers nothing more once abandoned", "[exec][
   fs::path path = dir.path() / "jgrid-job.log";
   Received received;
   LogFileFollower follower(path, received.deliver());
-  append(path, rec("stdout", "F", "kept"));
+  append_text(path, log_record("stdout", "F", "kept"));
   REQUIRE(received.wait_for(1));
   follower.abandon();
-  append(path, rec("stdout", "F", "after"));
+  append_text(path, log_record("stdout", "F", "after"));
   std::this_thread::sleep_for(100ms);
   CHECK(received.lines() == std::vector<std::string>{"stdout:kept"});
 }

@@ -11,12 +11,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-std::string write(const exec::testing::TempWorkspace& dir, const std::string& name, const std::string& text) {
-  auto path = dir.path() / name;
-  std::ofstream(path) << text;
-  return path.string();
-}
-
 }  // namespace
 
 TEST_CASE("fleet::find_image matches the exact reference", "[exec][fleet]") {
@@ -29,18 +23,18 @@ TEST_CASE("fleet::find_image matches the exact reference", "[exec][fleet]") {
 TEST_CASE("fleet::load_fleet_file reads JSON and reports what is wrong with a file", "[exec][fleet]") {
   exec::testing::TempWorkspace dir;
   Json doc{{"pools", {{{"name", "p"}, {"gpu", {{"vendor", "amd"}, {"model", "MI250"}, {"count", 4}, {"vram_gb", 64}}}}}}};
-  auto good = load_fleet_file(write(dir, "fleet.json", doc.dump()));
+  auto good = load_fleet_file(dir.write("fleet.json", doc.dump()));
   REQUIRE(good.ok());
   CHECK(good->nodes.size() == 1);
 
-  auto broken_path = write(dir, "broken.json", "{\"pools\": [");
+  auto broken_path = dir.write("broken.json", "{\"pools\": [");
   auto broken = load_fleet_file(broken_path);
   REQUIRE_FALSE(broken.ok());
   CHECK(broken.error().code == "INVALID_FLEET");
   CHECK_THAT(broken.error().message, Catch::StartsWith(broken_path + ": not valid JSON: "));
 
   doc["pools"][0]["gpu"]["count"] = -1;
-  auto invalid_path = write(dir, "invalid.json", doc.dump());
+  auto invalid_path = dir.write("invalid.json", doc.dump());
   CHECK(load_fleet_file(invalid_path).error().message ==
         invalid_path + ": pools[0].gpu.count: expected an integer >= 1, got -1");
 

@@ -13,12 +13,6 @@ using namespace jgrid::exec;
 
 namespace {
 
-std::string write(const exec::testing::TempWorkspace& dir, const std::string& name, const std::string& text) {
-  auto path = dir.path() / name;
-  std::ofstream(path) << text;
-  return path.string();
-}
-
 const char* k_pool = R"(pools:
   - name: p
     count: 2
@@ -37,7 +31,7 @@ std::string examples() { return std::string(JGRID_SOURCE_DIR) + "/examples/fleet
 
 TEST_CASE("fleet::load_fleet_file reads YAML with typed scalars, faults and quoted versions", "[exec][fleet]") {
   exec::testing::TempWorkspace dir;
-  auto fleet = load_fleet_file(write(dir, "fleet.yaml", std::string("seed: 9\nclock: { mode: virtual }\n") + k_pool));
+  auto fleet = load_fleet_file(dir.write("fleet.yaml", std::string("seed: 9\nclock: { mode: virtual }\n") + k_pool));
   REQUIRE(fleet.ok());
   CHECK(fleet->seed == 9);
   CHECK(fleet->clock_mode == "virtual");
@@ -55,7 +49,7 @@ TEST_CASE("fleet::load_fleet_file reads YAML with typed scalars, faults and quot
 TEST_CASE("fleet::load_fleet_file names file, path and expectation for bad YAML fleets", "[exec][fleet]") {
   exec::testing::TempWorkspace dir;
   auto message = [&](const std::string& name, const std::string& text) {
-    auto loaded = load_fleet_file(write(dir, name, text));
+    auto loaded = load_fleet_file(dir.write(name, text));
     REQUIRE_FALSE(loaded.ok());
     CHECK(loaded.error().code == "INVALID_FLEET");
     return loaded.error().message;
@@ -77,8 +71,8 @@ TEST_CASE("fleet::load_fleet_file names file, path and expectation for bad YAML 
 
 TEST_CASE("fleet::load_fleet_files merges files and refuses a pool given twice", "[exec][fleet]") {
   exec::testing::TempWorkspace dir;
-  auto a = write(dir, "a.yaml", std::string("seed: 5\n") + k_pool);
-  auto b = write(dir, "b.json", R"({"seed": 6, "pools": [{"name": "q", "gpu": {"vendor": "nvidia", "model": "H100", "count": 8, "vram_gb": 80}}]})");
+  auto a = dir.write("a.yaml", std::string("seed: 5\n") + k_pool);
+  auto b = dir.write("b.json", R"({"seed": 6, "pools": [{"name": "q", "gpu": {"vendor": "nvidia", "model": "H100", "count": 8, "vram_gb": 80}}]})");
   auto merged = load_fleet_files({a, b});
   REQUIRE(merged.ok());
   CHECK(merged->seed == 5);
@@ -120,10 +114,10 @@ TEST_CASE("fleet::load_fleet_file refuses YAML that is not UTF-8, naming line an
   exec::testing::TempWorkspace dir;
   // A stray byte inside a quoted digest (found by the fleet fuzzer): once an
   // uncaught exception while the error message was written.
-  auto loaded = load_fleet_file(write(dir, "bytes.yaml", "seed: 7\nimages:\n  - ref: \"x\"\n    digest: \"sha256:ab\xbf\"\n"));
+  auto loaded = load_fleet_file(dir.write("bytes.yaml", "seed: 7\nimages:\n  - ref: \"x\"\n    digest: \"sha256:ab\xbf\"\n"));
   REQUIRE_FALSE(loaded.ok());
   CHECK(loaded.error().code == "INVALID_FLEET");
   CHECK(loaded.error().message == (dir.path() / "bytes.yaml").string() + ": not valid YAML: line 4, column 23: invalid UTF-8");
   // Valid multi-byte text still loads.
-  CHECK(load_fleet_file(write(dir, "utf8.yaml", std::string("seed: 7\n# caf\xc3\xa9 \xe2\x9c\x93\n") + k_pool)).ok());
+  CHECK(load_fleet_file(dir.write("utf8.yaml", std::string("seed: 7\n# caf\xc3\xa9 \xe2\x9c\x93\n") + k_pool)).ok());
 }

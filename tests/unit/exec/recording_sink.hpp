@@ -4,8 +4,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -121,10 +123,34 @@ class TempWorkspace {
     std::filesystem::remove_all(m_path, ignored);
   }
   const std::filesystem::path& path() const { return m_path; }
+  // Writes `text` to path()/name and returns that path.
+  std::string write(const std::string& name, const std::string& text) const {
+    auto file = m_path / name;
+    std::ofstream(file, std::ios::binary) << text;
+    return file.string();
+  }
 
  private:
   std::filesystem::path m_path;
 };
+
+// The whole file, as bytes ("" when it cannot be read).
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Appends `text` to the file at `path`, creating it.
+inline void append_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary | std::ios::app) << text;
+}
+
+// One record of a container log file as podman's k8s-file driver writes it.
+inline std::string log_record(const std::string& stream, const std::string& tag, const std::string& text) {
+  return "2026-12-03T08:22:53.999989987+00:00 " + stream + " " + tag + " " + text + "\n";
+}
 
 // A simulated node with fixed, short startup.
 inline model::Node make_node(const std::string& name = "mi300x-east-1") {

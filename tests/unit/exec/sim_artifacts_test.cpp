@@ -8,15 +8,9 @@
 
 using namespace jgrid;
 using namespace jgrid::exec;
+using jgrid::exec::testing::read_text;
 
 namespace {
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 

@@ -35,13 +35,6 @@ struct Harness {
   }
 };
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 ImageInfo catalog_image(const std::string& ref, Json sim = nullptr) {
   ImageInfo image;
   image.ref = ref;

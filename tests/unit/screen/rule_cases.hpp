@@ -23,6 +23,32 @@ struct RuleCase {
   std::string fix_contains = {};  // checked when not empty
 };
 
+// Edits of a case: one field of the request or of the image metadata.
+inline auto with_image(std::string ref) {
+  return [ref](model::JobSpec& spec, ImageMetadata&) { spec.image = ref; };
+}
+inline auto with_command(std::vector<std::string> command) {
+  return [command](model::JobSpec& spec, ImageMetadata&) { spec.command = command; };
+}
+inline auto with_env(std::string key, std::string value) {
+  return [key, value](model::JobSpec& spec, ImageMetadata&) { spec.environment[key] = value; };
+}
+inline auto with_label(std::string key, std::string value) {
+  return [key, value](model::JobSpec& spec, ImageMetadata&) { spec.labels[key] = value; };
+}
+inline auto with_image_env(std::string key, std::string value) {
+  return [key, value](model::JobSpec&, ImageMetadata& image) {
+    image.known = true;
+    image.env[key] = value;
+  };
+}
+inline auto with_image_label(std::string key, std::string value) {
+  return [key, value](model::JobSpec&, ImageMetadata& image) {
+    image.known = true;
+    image.labels[key] = value;
+  };
+}
+
 inline model::JobSpec base_request(Base base) {
   switch (base) {
     case Base::rocm:

@@ -13,32 +13,7 @@ namespace {
 using Spec = model::JobSpec;
 using Image = ImageMetadata;
 
-auto with_image(std::string ref) {
-  return [ref](Spec& spec, Image&) { spec.image = ref; };
-}
-auto with_command(std::vector<std::string> command) {
-  return [command](Spec& spec, Image&) { spec.command = command; };
-}
-auto with_env(std::string key, std::string value) {
-  return [key, value](Spec& spec, Image&) { spec.environment[key] = value; };
-}
-auto with_label(std::string key, std::string value) {
-  return [key, value](Spec& spec, Image&) { spec.labels[key] = value; };
-}
-auto with_image_env(std::string key, std::string value) {
-  return [key, value](Spec&, Image& image) {
-    image.known = true;
-    image.env[key] = value;
-  };
-}
-auto with_image_label(std::string key, std::string value) {
-  return [key, value](Spec&, Image& image) {
-    image.known = true;
-    image.labels[key] = value;
-  };
-}
-
-const std::vector<RuleCase> k_cases = {
+const std::vector<RuleCase> k_rule_cases = {
     // intent.conflict (any intent)
     {"example request is consistent", "intent.conflict", "pass", Base::rocm, {}},
     {"undeclared request has nothing to contradict", "intent.conflict", "pass", Base::undeclared, {}},
@@ -209,12 +184,12 @@ const std::vector<std::string> k_blocking_rules = {"intent.conflict",     "gpu.r
 }  // namespace
 
 TEST_CASE("screen rules report the expected status for each case", "[screen]") {
-  for (const auto& c : k_cases) run_case(c);
+  for (const auto& c : k_rule_cases) run_case(c);
 }
 
 TEST_CASE("screen rules: every blocking rule has a pass and a block case", "[screen]") {
-  require_coverage(k_cases, k_blocking_rules, "block");
-  require_coverage(k_cases, {"intent.unknown_cuda_heavy"}, "warn");
+  require_coverage(k_rule_cases, k_blocking_rules, "block");
+  require_coverage(k_rule_cases, {"intent.unknown_cuda_heavy"}, "warn");
 }
 
 TEST_CASE("screen::rule_table lists each rule once, in rule_ids order", "[screen]") {

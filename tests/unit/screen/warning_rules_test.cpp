@@ -11,11 +11,7 @@ namespace {
 using Spec = model::JobSpec;
 using Image = ImageMetadata;
 
-auto with_env(std::string key, std::string value) {
-  return [key, value](Spec& spec, Image&) { spec.environment[key] = value; };
-}
-
-const std::vector<RuleCase> k_cases = {
+const std::vector<RuleCase> k_warning_cases = {
     // env.cuda_visible_devices
     {"not set", "env.cuda_visible_devices", "pass", Base::rocm, {}},
     {"set under AMD intent", "env.cuda_visible_devices", "warn", Base::rocm, with_env("CUDA_VISIBLE_DEVICES", "0"),
@@ -78,12 +74,12 @@ const std::vector<std::string> k_warning_rules = {"env.cuda_visible_devices", "c
 }  // namespace
 
 TEST_CASE("screen warning rules report the expected status for each case", "[screen]") {
-  for (const auto& c : k_cases) run_case(c);
+  for (const auto& c : k_warning_cases) run_case(c);
 }
 
 TEST_CASE("screen warning rules: each has a pass and a warn case and never blocks", "[screen]") {
-  require_coverage(k_cases, k_warning_rules, "warn");
-  for (const auto& c : k_cases) {
+  require_coverage(k_warning_cases, k_warning_rules, "warn");
+  for (const auto& c : k_warning_cases) {
     model::JobSpec spec = base_request(c.base);
     ImageMetadata image;
     if (c.edit) c.edit(spec, image);
