@@ -81,10 +81,7 @@ RunOutcome slurm_outcome(const std::string& state, const std::string& exit_signa
 std::string slurm_delay_code(const std::string& reason) {
   if (starts_with_any(reason, {"Resources", "ReqNodeNotAvail", "Nodes", "PartitionNodeLimit", "NodeDown"}))
     return "CAPACITY_UNAVAILABLE";
-  if (starts_with_any(reason, {"Priority", "Dependency", "QOS", "Assoc", "JobArrayTaskLimit", "Licenses"}))
-    return "QUEUED_BEHIND_OTHER_WORK";
-  if (reason == "BeginTime") return "SCHEDULED_LATER";
-  return "SCHEDULER_HOLD";
+  return "QUEUE_DELAYED";
 }
 
 }  // namespace jgrid::exec

@@ -31,10 +31,11 @@ bool slurm_job_active(const std::string& state);
 // Any other state → INTERNAL, naming it.
 RunOutcome slurm_outcome(const std::string& state, const std::string& exit_signal, int slurm_job_id);
 
-// The delay reason (model::DelayReason code) of a PENDING job from Slurm's
-// reason: Resources/ReqNodeNotAvail/Nodes*… → CAPACITY_UNAVAILABLE;
-// Priority/Dependency/QOS*/Assoc*… → QUEUED_BEHIND_OTHER_WORK;
-// BeginTime → SCHEDULED_LATER; anything else → SCHEDULER_HOLD.
+// The delay reason code (model::DelayReason) of a PENDING job, in the codes
+// the engine already uses: Slurm's Resources/ReqNodeNotAvail/Nodes*…
+// (no GPUs free for it) → CAPACITY_UNAVAILABLE; any other reason (Priority,
+// Dependency, QOS limits, holds, BeginTime) → QUEUE_DELAYED, the engine's
+// code for a job held in the queue; the message carries Slurm's reason.
 std::string slurm_delay_code(const std::string& reason);
 
 }  // namespace jgrid::exec

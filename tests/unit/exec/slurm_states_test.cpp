@@ -51,8 +51,8 @@ TEST_CASE("exec::slurm_outcome maps every end state", "[exec][slurm]") {
 TEST_CASE("exec::slurm_delay_code maps pending reasons", "[exec][slurm]") {
   CHECK(slurm_delay_code("Resources") == "CAPACITY_UNAVAILABLE");
   CHECK(slurm_delay_code("ReqNodeNotAvail, UnavailableNodes:n2") == "CAPACITY_UNAVAILABLE");
-  CHECK(slurm_delay_code("Priority") == "QUEUED_BEHIND_OTHER_WORK");
-  CHECK(slurm_delay_code("QOSMaxGRESPerUser") == "QUEUED_BEHIND_OTHER_WORK");
-  CHECK(slurm_delay_code("BeginTime") == "SCHEDULED_LATER");
-  CHECK(slurm_delay_code("JobHeldAdmin") == "SCHEDULER_HOLD");
+  CHECK(slurm_delay_code("Priority") == "QUEUE_DELAYED");
+  CHECK(slurm_delay_code("QOSMaxGRESPerUser") == "QUEUE_DELAYED");
+  CHECK(slurm_delay_code("BeginTime") == "QUEUE_DELAYED");
+  CHECK(slurm_delay_code("JobHeldAdmin") == "QUEUE_DELAYED");
 }
