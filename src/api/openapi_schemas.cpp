@@ -107,7 +107,7 @@ constexpr const char* k_schemas = R"json({
       "exit_code": {"type": ["integer", "null"]},
       "timed_out": {"type": "boolean"}, "attempts": {"type": "integer"},
       "failure": {"type": "object", "required": ["code", "summary"], "properties": {
-        "code": {"enum": ["NONZERO_EXIT", "TIMED_OUT", "START_FAILED", "NODE_LOST", "IMAGE_PULL_FAILED", "OOM", "INTERNAL"]},
+        "code": {"enum": ["NONZERO_EXIT", "TIMED_OUT", "START_FAILED", "NODE_LOST", "IMAGE_PULL_FAILED", "OOM", "INTERNAL", "CANCELLED_BY_SCHEDULER"]},
         "summary": {"type": "string"}}},
       "artifacts_ready": {"type": "boolean"},
       "actual_cost_usd": {"type": ["number", "null"]},

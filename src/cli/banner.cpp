@@ -12,6 +12,7 @@ void print_banner(std::ostream& out, const BannerFacts& facts) {
       << "\n"
       << "  executors   " << facts.executors << "\n";
   if (!facts.local_node.empty()) out << "  local node  " << facts.local_node << "\n";
+  if (!facts.slurm.empty()) out << "  slurm       " << facts.slurm << "\n";
   if (!facts.clock.empty()) out << "  clock       " << facts.clock << "\n";
 }
 

@@ -17,6 +17,7 @@
 #include "local_setup.hpp"
 #include "serve_options.hpp"
 #include "sim_setup.hpp"
+#include "slurm_setup.hpp"
 
 namespace jgrid::cli {
 namespace {
@@ -31,6 +32,13 @@ store::StoreOptions store_options(const ServeOptions& o, const DataDir& dir) {
   options.path = o.db.empty() ? model::database_path(dir.path()).string() : o.db;
   options.synchronous_full = o.synchronous_full;
   return options;
+}
+
+std::string executors_text(const std::string& simulated, const LocalNodeSetup& local, const SlurmSetup& slurm) {
+  std::string text = simulated;
+  if (local.node) text += ", local " + local.executor->kind();
+  if (slurm.executor) text += ", slurm";
+  return text;
 }
 
 std::string persistence_text(const store::StoreOptions& options, const DataDir& dir) {
@@ -125,7 +133,8 @@ int serve(const ServeOptions& o) {
   util::configure_log(*util::parse_log_level(o.log_level), o.log_format == "json");
   auto auth = auth_options(o);
   if (!auth) return serve_failed(k_exit_usage, auth.error().message);
-  auto fleet = load_fleet(o.fleet, o.seed);
+  // With --slurm and no --fleet, the cluster is the whole fleet.
+  auto fleet = load_fleet(o.slurm && o.fleet.empty() ? std::vector<std::string>{"none"} : o.fleet, o.seed);
   if (!fleet) return serve_failed(k_exit_usage, "--fleet: " + fleet.error().message);
   sigset_t signals;
   block_stop_signals(signals);
@@ -149,6 +158,9 @@ int serve(const ServeOptions& o) {
   exec::ExecutorRegistry executors{{"simulated", exec::make_sim_executor(clock, *fleet)}};
   if (local->node) executors["local"] = local->executor;
   add_to_fleet(*local, *fleet);
+  auto slurm = setup_slurm(o, *fleet, dir->path(), clock);
+  if (!slurm) return serve_failed(k_exit_runtime, slurm.error().message);
+  if (slurm->executor) executors["slurm"] = slurm->executor;
   engine::Engine engine(**store, clock, *fleet, executors, engine_options(o, *dir, *callback_secret));
   auto http_options = server_options(o, *dir, *secret);
   http_options.auth = std::move(*auth);
@@ -159,8 +171,8 @@ int serve(const ServeOptions& o) {
   if (local->executor) remove_orphan_containers(*local->executor, **store);
 
   print_banner(std::cout, {server.url(), persistence_text(store_opts, *dir), dir->path().string(), &*fleet,
-                           local->node ? simulated + ", local " + local->executor->kind() : simulated,
-                           local->summary, clock_text(*clock, fleet->seed)});
+                           executors_text(simulated, *local, *slurm), local->summary, clock_text(*clock, fleet->seed),
+                           slurm->summary});
   if (!is_loopback(o.host) && o.auth == "off")
     util::log(util::LogLevel::warn, "serve", "listening beyond loopback with auth off: anyone who can reach " +
                                                  o.host + " can submit jobs");

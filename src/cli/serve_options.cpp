@@ -87,6 +87,7 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
       ->group("");  // hidden: the spec's 1 s is the value to use
   register_guard_options(command, o);
   register_local_options(command, o);
+  register_slurm_options(command, o);
 }
 
 void register_guard_options(CLI::App& command, ServeOptions& o) {
@@ -126,6 +127,21 @@ void register_local_options(CLI::App& command, ServeOptions& o) {
       ->capture_default_str();
 }
 
+void register_slurm_options(CLI::App& command, ServeOptions& o) {
+  command.add_flag("--slurm", o.slurm,
+                   "Run jobs on a Slurm cluster: its GPU nodes join the fleet (without --fleet, they are the fleet)");
+  command.add_option("--slurm-partition", o.slurm_partitions, "Only this partition's nodes (repeatable)")
+      ->allow_extra_args(false);
+  command.add_option("--slurm-engine", o.slurm_engine, "Container engine on the compute nodes: podman or docker");
+  command.add_option("--slurm-engine-arg", o.slurm_engine_args,
+                     "One extra argument placed right after `run` on the compute nodes (repeatable)")
+      ->allow_extra_args(false);
+  command.add_flag("--slurm-gpu-optional", o.slurm_gpu_optional,
+                   "Run without GPU devices where a node has none (test clusters with fake GRES)");
+  command.add_flag("--slurm-skip-data-dir-check", o.slurm_skip_data_dir_check,
+                   "Do not check at start that the compute nodes see the data dir");
+}
+
 Status validate(const ServeOptions& o) {
   if (o.port < 0 || o.port > 65535) return invalid("--port", "0..65535, got " + std::to_string(o.port));
   if (o.host.empty()) return invalid("--host", "an address such as 127.0.0.1");
@@ -148,6 +164,8 @@ Status validate(const ServeOptions& o) {
   if (o.ephemeral && !o.db.empty() && o.db != ":memory:")
     return invalid("--db", "no file path together with --ephemeral");
   if (auto guards = validate_guards(o); !guards) return guards;
+  if (!o.slurm_engine.empty() && o.slurm_engine != "podman" && o.slurm_engine != "docker")
+    return invalid("--slurm-engine", "podman or docker, got '" + o.slurm_engine + "'");
   return validate_local(o);
 }
 

@@ -54,6 +54,13 @@ struct ServeOptions {
   int local_gpu_slots = 1;
   std::string sysfs_root = "/sys";
   std::string dev_root = "/dev";
+  // A Slurm cluster (docs/slurm.md); the fleet file's `slurm` section gives the rest.
+  bool slurm = false;
+  std::vector<std::string> slurm_partitions;   // empty: the fleet section's, else every partition
+  std::string slurm_engine;                    // "": the fleet section's, else podman
+  std::vector<std::string> slurm_engine_args;  // added to the fleet section's
+  bool slurm_gpu_optional = false;
+  bool slurm_skip_data_dir_check = false;
 };
 
 // Adds every serve option to `command` with its help text and default.
@@ -64,6 +71,9 @@ void register_guard_options(CLI::App& command, ServeOptions& options);
 
 // The local node's options (part of register_serve_options).
 void register_local_options(CLI::App& command, ServeOptions& options);
+
+// The Slurm options (part of register_serve_options).
+void register_slurm_options(CLI::App& command, ServeOptions& options);
 
 // Checks values CLI11 cannot (ranges, formats, combinations). Error
 // INVALID_OPTION with one line naming the option and what was expected.

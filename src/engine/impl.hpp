@@ -50,7 +50,7 @@ struct SchedulePass {
   std::vector<std::string> launches;
 };
 
-struct Engine::Impl final : exec::RunSink {
+struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   Impl(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fleet fleet, exec::ExecutorRegistry executors,
        EngineOptions options);
 
@@ -100,6 +100,14 @@ struct Engine::Impl final : exec::RunSink {
   bool queue_output_locked(store::WriteBatch batch);
   void end_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch);
   void lose_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch);
+
+  // scheduler_holds.cpp
+  void scheduler_job_id(const std::string& job_id, const std::string& id) override;
+  void held(const std::string& job_id, const std::string& delay_code, const std::string& message,
+            nlohmann::json data) override;
+  // A held job (held()) that moves on: back to assigned, its delay gone.
+  void release_hold_locked(LiveJob& live);
+  void nodes_observed(const std::vector<exec::NodeObservation>& observations) override;
 
   // sim_control.cpp
   Result<model::Node> set_node_status(const std::string& node_id, const std::string& operation);

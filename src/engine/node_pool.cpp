@@ -15,6 +15,12 @@ std::vector<model::Node> NodePool::all_free(std::vector<model::Node> nodes) {
 NodePool::NodePool(std::vector<model::Node> nodes, std::uint64_t seed) : m_index(all_free(std::move(nodes)), seed) {
   m_used.reserve(m_index.size());
   for (const auto& node : m_index.nodes()) m_used.emplace_back(static_cast<std::size_t>(node.gpu_count), false);
+  m_elsewhere.assign(m_index.size(), 0);
+}
+
+int NodePool::unused(std::size_t slot) const {
+  const std::vector<bool>& used = m_used[slot];
+  return static_cast<int>(std::count(used.begin(), used.end(), false)) - m_elsewhere[slot];
 }
 
 model::Node NodePool::view(model::Node node) {
@@ -44,6 +50,7 @@ std::vector<int> NodePool::reserve(const std::string& node_id, int count) {
   if (!slot) return {};
   std::vector<bool>& used = m_used[*slot];
   std::vector<int> indices;
+  if (unused(*slot) < count) return {};
   for (std::size_t i = 0; i < used.size() && static_cast<int>(indices.size()) < count; ++i)
     if (!used[i]) indices.push_back(static_cast<int>(i));
   if (static_cast<int>(indices.size()) < count) return {};
@@ -60,8 +67,11 @@ bool NodePool::take(const std::string& node_id, const std::vector<int>& indices)
   for (int index : indices)
     if (index < 0 || static_cast<std::size_t>(index) >= used.size() || used[static_cast<std::size_t>(index)]) return false;
   for (int index : indices) used[static_cast<std::size_t>(index)] = true;
+  int held = m_elsewhere[*slot];
+  m_elsewhere[*slot] = std::min(held, std::max(unused(*slot) + held, 0));  // ours win over a stale count
   const model::Node& node = m_index.node(*slot);
-  m_index.set_load(*slot, node.gpus_free - static_cast<int>(indices.size()), node.running_jobs + 1);
+  m_index.set_load(*slot, node.gpus_free - static_cast<int>(indices.size()) + held - m_elsewhere[*slot],
+                   node.running_jobs + 1);
   return true;
 }
 
@@ -77,6 +87,17 @@ void NodePool::release(const std::string& node_id, const std::vector<int>& indic
   }
   const model::Node& node = m_index.node(*slot);
   m_index.set_load(*slot, node.gpus_free + freed, std::max(node.running_jobs - 1, 0));
+}
+
+bool NodePool::set_held_elsewhere(const std::string& node_id, int count) {
+  auto slot = m_index.slot_of(node_id);
+  if (!slot) return false;
+  int before = m_elsewhere[*slot];
+  int limit = unused(*slot) + before;
+  m_elsewhere[*slot] = std::clamp(count, 0, std::max(limit, 0));
+  const model::Node& node = m_index.node(*slot);
+  m_index.set_load(*slot, node.gpus_free + before - m_elsewhere[*slot], node.running_jobs);
+  return true;
 }
 
 bool NodePool::set_status(const std::string& node_id, model::NodeStatus status) {

@@ -37,13 +37,20 @@ class NodePool {
   void release(const std::string& node_id, const std::vector<int>& indices);
   // Sets a node's own status (online, draining, offline); false when unknown.
   bool set_status(const std::string& node_id, model::NodeStatus status);
+  // GPUs of the node that others than this grid hold (another Slurm user's
+  // jobs): not free, but no index of ours. Clamped to the GPUs this grid
+  // does not hold. False when the node is unknown.
+  bool set_held_elsewhere(const std::string& node_id, int count);
 
  private:
   static model::Node view(model::Node node);
   static std::vector<model::Node> all_free(std::vector<model::Node> nodes);
 
   route::FleetIndex m_index;
+  int unused(std::size_t slot) const;  // GPUs neither ours nor held elsewhere
+
   std::vector<std::vector<bool>> m_used;  // by index slot
+  std::vector<int> m_elsewhere;           // by index slot: GPUs held by others
 };
 
 }  // namespace jgrid::engine

@@ -51,6 +51,9 @@ Status Engine::Impl::start() {
   start_callbacks_locked();
   m_ready = true;
   lock.unlock();
+  std::set<exec::Executor*> watched;
+  for (auto& [source, executor] : m_executors)
+    if (executor && watched.insert(executor.get()).second) executor->watch_nodes(*this);
   for (const auto& id : resumes) resume(id);
   return Ok{};
 }
@@ -83,6 +86,11 @@ void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::v
   live.intent = screen_spec(m_fleet, live.job.spec).intent;
   live.event_sequence = m_store.max_event_sequence(id);
   live.log_sequence = m_store.max_log_sequence(id);
+  if (live.job.placement && hold_for_resume_locked(live)) {
+    live.held = live.job.status == model::JobStatus::queued;
+    resumes.push_back(id);
+    return;
+  }
   switch (live.job.status) {
     case model::JobStatus::pending:
       (void)move_status(live.job, model::JobStatus::queued, now());
@@ -90,17 +98,13 @@ void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::v
       stage_locked(live, batch);
       [[fallthrough]];
     case model::JobStatus::queued:
+      if (live.job.placement) break;  // held by a scheduler whose run cannot be resumed
       queue_job_locked(live);
       return;
-    case model::JobStatus::running:
-      if (hold_for_resume_locked(live)) {
-        resumes.push_back(id);
-        return;
-      }
-      [[fallthrough]];
     default:
-      requeue_or_fail_locked(live, k_restart_reason, batch);
+      break;
   }
+  requeue_or_fail_locked(live, k_restart_reason, batch);
 }
 
 // A placed job whose node is gone: back to the queue while attempts remain,
@@ -118,6 +122,7 @@ void Engine::Impl::requeue_or_fail_locked(LiveJob& live, const std::string& reas
   release_gpus_locked(live);
   clear_run(job);
   live.launched = false;
+  live.held = false;
   (void)move_status(job, model::JobStatus::queued, now());
   enter_phase(job, model::Phase::queued, now());
   live.capacity_waiting = false;

@@ -1,5 +1,6 @@
-// Runs that outlive the server process (local containers): after a restart
-// a job that was `running` keeps its placement and GPUs and is handed to its
+// Runs that outlive the server process (local containers, Slurm jobs):
+// after a restart a job that was `running` (any placed job, with an
+// executor that queues runs of its own) keeps its placement and GPUs and is handed to its
 // executor's reattach(). What it says decides the job: followed again (the
 // run reports on as if nothing happened), gone (failed NODE_LOST: its output
 // and effects are unknown, so it is not silently run twice), or not
@@ -45,6 +46,7 @@ bool Engine::Impl::hold_for_resume_locked(LiveJob& live) {
   if (!node) return false;
   auto executor = m_executors.find(node->source);
   if (executor == m_executors.end() || !executor->second->outlives_server()) return false;
+  if (job.status != model::JobStatus::running && !executor->second->queues_runs()) return false;
   if (!m_pool.take(node->id, job.placement->gpu_indices)) return false;
   live.holds_gpus = true;
   live.launched = true;

@@ -73,6 +73,7 @@ void Engine::Impl::step(const std::string& job_id, model::Phase phase, const std
   std::lock_guard lock(m_mutex);
   LiveJob* live = sink_target_locked(job_id);
   if (!live) return;
+  release_hold_locked(*live);
   model::Phase before = live->job.phase;
   apply_step(live->job, phase, event_type, now());
   if (live->job.phase != before) arm_delay_locked(*live);
@@ -185,6 +186,7 @@ void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome
                {"job.rejected", "screener", outcome.message, {{"rule", outcome.rejected_rule}}, "error"}, batch);
   } else if (succeeded(outcome)) {
     // An executor that never reported job.running still ran the workload.
+    release_hold_locked(live);
     if (job.status == JobStatus::assigned) (void)move_status(job, JobStatus::starting, now());
     if (job.status == JobStatus::starting && move_status(job, JobStatus::running, now())) job.started_ms = now();
     job.status_reason = "exit code 0";

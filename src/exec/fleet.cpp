@@ -71,6 +71,7 @@ Result<Fleet> load_fleet_files(const std::vector<std::string>& paths) {
       merged.clock_mode = fleet->clock_mode;
       merged.clock_scale = fleet->clock_scale;
     }
+    if (!merged.slurm) merged.slurm = fleet->slurm;
     for (std::size_t i = 0; i < fleet->images.size(); ++i) {
       auto [it, fresh] = image_files.emplace(fleet->images[i].ref, paths[f]);
       if (!fresh)

@@ -1,6 +1,7 @@
 #include <cctype>
 #include <climits>
 
+#include "exec/fleet_slurm.hpp"
 #include "exec/json_checker.hpp"
 #include "exec/sim_behaviour.hpp"
 #include "jgrid/exec/fleet.hpp"
@@ -197,7 +198,7 @@ void expand(const Pool& pool, std::vector<model::Node>& nodes) {
 }
 
 void read_pools(JsonChecker& checker, const Json& doc, Fleet& fleet) {
-  const Json* pools = checker.array(doc, "", "pools", true);
+  const Json* pools = checker.array(doc, "", "pools", !doc.contains("slurm"));
   if (!pools) return;
   std::map<std::string, std::size_t> seen;
   for (std::size_t i = 0; i < pools->size() && checker.ok(); ++i) {
@@ -223,6 +224,7 @@ Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source) 
     read_clock(checker, doc, fleet);
     read_images(checker, doc, fleet);
     read_pools(checker, doc, fleet);
+    read_slurm_section(checker, doc, fleet);
   }
   if (!checker.ok()) return checker.error();
   return fleet;

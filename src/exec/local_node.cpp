@@ -27,7 +27,7 @@ void describe_gpus(model::Node& node, const LocalGpuReport& report) {
   node.labels["gpu_name"] = first.name;
 }
 
-std::string one_decimal(double value) {
+std::string vram_one_decimal(double value) {
   std::string text = std::to_string(std::round(value * 10) / 10);
   text.erase(text.find_last_not_of('0') + 1);
   if (!text.empty() && text.back() == '.') text.pop_back();
@@ -66,7 +66,7 @@ std::string describe_local_node(const model::Node& node, const LocalGpuReport& r
     return "no AMD GPU: containers get no devices (" + std::to_string(node.gpu_count) + " slot" +
            (node.gpu_count == 1 ? "" : "s") + "), " + engine;
   std::string text = node.labels.at("gpu_name") + " x" + std::to_string(node.gpu_count) + " (" + node.gpu_arch + ", " +
-                     one_decimal(node.vram_gb) + " GiB each)";
+                     vram_one_decimal(node.vram_gb) + " GiB each)";
   if (!report.rocm_version.empty()) text += ", ROCm " + report.rocm_version;
   return text + ", " + engine;
 }

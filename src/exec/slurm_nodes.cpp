@@ -83,6 +83,7 @@ std::string describe_slurm_gpus(model::Node& node, const Json& entry, const Slur
   node.gpu_vendor = features.vendor.empty() ? type->second.vendor : features.vendor;
   if (node.gpu_vendor != type->second.vendor)
     return "feature says " + node.gpu_vendor + " but GRES type " + gres[0].type + " is " + type->second.vendor;
+  node.labels["slurm.gres_type"] = gres[0].type;
   node.gpu_model = type->second.model;
   node.gpu_family = type->second.family;
   node.gpu_class = type->second.gpu_class;
@@ -115,6 +116,7 @@ Result<SlurmNode> parse_node(const Json& entry, const SlurmGpuTypes& types) {
   node.labels["slurm.partitions"] = partition_list;
   node.labels["slurm.features"] = json_string_member(entry, "active_features");
   out.unusable = describe_slurm_gpus(node, entry, types);
+  if (!out.unusable.empty()) node.labels["slurm.unusable"] = out.unusable;
   node.status = out.unusable.empty() ? slurm_node_status(state, flags, node.gpus_free) : model::NodeStatus::offline;
   return out;
 }

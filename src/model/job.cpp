@@ -25,7 +25,7 @@ Json placement_doc(const Placement& p) {
               {"runtime_version", p.runtime_version}, {"gpu_count", p.gpu_count},
               {"gpu_indices", p.gpu_indices}, {"price_per_gpu_hour", p.price_per_gpu_hour},
               {"reason", p.reason},         {"score", p.score},
-              {"candidates", p.candidates}};
+              {"candidates", p.candidates}, {"slurm_job_id", p.slurm_job_id}};
 }
 
 Placement placement_from(const Json& doc) {
@@ -45,6 +45,7 @@ Placement placement_from(const Json& doc) {
   doc.at("reason").get_to(p.reason);
   doc.at("score").get_to(p.score);
   doc.at("candidates").get_to(p.candidates);
+  p.slurm_job_id = doc.value("slurm_job_id", "");  // absent in documents written before it existed
   return p;
 }
 

@@ -113,6 +113,7 @@ void placement(JsonWriter& w, const Job& job) {
   text_if(w, "region", p.region);
   text_if(w, "image", job.spec->image);
   text_if(w, "node_name", p.node_name);
+  text_if(w, "slurm_job_id", p.slurm_job_id);
   w.end_object();
   w.key("assigned_node_id").value(p.node_id);
   text_if(w, "provider", p.provider);

@@ -41,6 +41,7 @@ void placement_member(JsonWriter& w, const std::optional<Placement>& placement) 
   w.end_array();
   w.key("price_per_gpu_hour").value(p.price_per_gpu_hour).key("reason").value(p.reason);
   w.key("score").value(p.score).key("candidates").value(p.candidates);
+  w.key("slurm_job_id").value(p.slurm_job_id);
   w.end_object();
 }
 

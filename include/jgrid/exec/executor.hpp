@@ -64,6 +64,39 @@ class RunSink {
   virtual void image_digest(const std::string& job_id, const std::string& digest) = 0;
   // The run is over. Artifacts are whatever is in the job's artifacts dir now.
   virtual void finished(const std::string& job_id, const RunOutcome& outcome) = 0;
+  // The id the run has in the executor's own scheduler (a Slurm job id),
+  // once it has one: kept in the job's placement. Default: ignored.
+  virtual void scheduler_job_id(const std::string& job_id, const std::string& id) {
+    (void)job_id;
+    (void)id;
+  }
+  // The run waits in the executor's own scheduler (a Slurm job PENDING):
+  // the job shows `queued` with this delay reason (a model::DelayReason
+  // code and message) until the next step(). A repeat of the same code and
+  // message changes nothing. Default: ignored.
+  virtual void held(const std::string& job_id, const std::string& delay_code, const std::string& message,
+                    nlohmann::json data) {
+    (void)job_id;
+    (void)delay_code;
+    (void)message;
+    (void)data;
+  }
+};
+
+// What an executor learned about one of its nodes from outside the grid:
+// a Slurm node's state, and the GPUs that other users' jobs hold on it.
+struct NodeObservation {
+  std::string node_id;
+  model::NodeStatus status = model::NodeStatus::online;  // online, draining or offline
+  int gpus_held_elsewhere = 0;  // allocated by others than this grid
+  std::string note;             // what the executor saw ("slurm state mixed+DRAIN")
+};
+
+// The engine's side of node observations; thread-safe.
+class NodeSink {
+ public:
+  virtual ~NodeSink() = default;
+  virtual void nodes_observed(const std::vector<NodeObservation>& observations) = 0;
 };
 
 // Lines of a job's output already stored, per stream, so that reattach()
@@ -107,6 +140,13 @@ class Executor {
     (void)skip;
     return make_error("UNSUPPORTED", kind() + " runs do not outlive the server: " + request.job.id);
   }
+  // True when a run waits in a scheduler of the executor's own (Slurm)
+  // before it starts: after a restart a job placed on it is offered to
+  // reattach() in any placed status, not only `running`.
+  virtual bool queues_runs() const { return false; }
+  // Begins reporting what it learns about its nodes to `sink`, until
+  // shutdown(); the engine calls it once, from start(). Default: nothing.
+  virtual void watch_nodes(NodeSink& sink) { (void)sink; }
   // The fault rules this executor obeys (sim.md §4), or nullptr when it
   // takes none (real executors).
   virtual FaultBook* faults() { return nullptr; }
@@ -114,7 +154,7 @@ class Executor {
   virtual void reset() {}
 };
 
-// Executors by Node::source ("simulated", "local").
+// Executors by Node::source ("simulated", "local", "slurm").
 using ExecutorRegistry = std::map<std::string, std::shared_ptr<Executor>>;
 
 }  // namespace jgrid::exec

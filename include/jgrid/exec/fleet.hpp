@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "jgrid/exec/slurm_executor.hpp"
 #include "jgrid/model/node.hpp"
 #include "jgrid/util/result.hpp"
 
@@ -45,6 +46,9 @@ struct Fleet {
   std::vector<model::Node> nodes;  // pools expanded: one Node per node
   std::vector<ImageInfo> images;
   std::map<std::string, PoolFaults> faults;  // by pool name; pools without faults are absent
+  // The `slurm` section: the nodes of a Slurm cluster join the fleet
+  // (`serve` reads them at start). A file with it may leave out `pools`.
+  std::optional<SlurmOptions> slurm;
 
   // The catalog entry for `ref` (exact match), or nullptr.
   const ImageInfo* find_image(const std::string& ref) const;
@@ -65,7 +69,7 @@ Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source);
 Result<Fleet> load_fleet_file(const std::string& path);
 
 // Loads several fleet files into one fleet: pools and images in file order;
-// seed and clock from the first file. Errors INVALID_FLEET as above, or a
+// seed, clock and the slurm section from the first file that has them. Errors INVALID_FLEET as above, or a
 // pool name / image reference given by two files ("b.yaml: pools[0].name:
 // expected a unique pool name (a.yaml has it already)"). Nothing is
 // returned half-loaded.

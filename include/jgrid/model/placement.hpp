@@ -9,7 +9,7 @@ namespace jgrid::model {
 struct Placement {
   std::string node_id;
   std::string node_name;
-  std::string provider;         // "simulated" | "local"
+  std::string provider;         // "simulated" | "local" | "slurm"
   std::string region;
   std::string gpu_vendor;       // lower-case
   std::string gpu_model;
@@ -22,6 +22,7 @@ struct Placement {
   std::string reason;           // why this node, for humans
   double score = 0;
   int candidates = 0;           // feasible nodes considered
+  std::string slurm_job_id;     // the run's Slurm job id once submitted ("" otherwise)
 };
 
 }  // namespace jgrid::model

@@ -1,0 +1,73 @@
+#pragma once
+// The Slurm executor's insides: the runs it tracks and its three threads
+// (named in the .cpp): the submitter (sbatch, in start() order), the
+// tracker (squeue every options.poll, reporting steps, holds, output and
+// ends) and the node watcher (sinfo every options.node_refresh).
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "exec/slurm_cli.hpp"
+#include "exec/slurm_run.hpp"
+#include "jgrid/exec/slurm_executor.hpp"
+
+namespace jgrid::exec {
+
+class SlurmExecutor final : public Executor {
+ public:
+  SlurmExecutor(SlurmOptions options, std::vector<SlurmNode> nodes, std::shared_ptr<util::Clock> clock);
+  ~SlurmExecutor() override;
+
+  std::string kind() const override { return "slurm"; }
+  Status start(const RunRequest& request, RunSink& sink) override;
+  void cancel(const std::string& job_id) override;
+  void shutdown() override;
+  bool outlives_server() const override { return true; }
+  bool queues_runs() const override { return true; }
+  Status reattach(const RunRequest& request, RunSink& sink, LogSkip skip) override;
+  void watch_nodes(NodeSink& sink) override;
+
+ private:
+  using RunPtr = std::shared_ptr<SlurmRun>;
+
+  // slurm_executor.cpp
+  void submit_loop();
+  void submit(const RunPtr& run);
+  std::vector<RunPtr> tracked();
+  void forget(const std::string& job_id);
+  bool sleep_for(std::chrono::milliseconds interval);
+
+  // slurm_tracking.cpp
+  void track_loop();
+  void poll(const std::vector<RunPtr>& runs);
+  void observe(SlurmRun& run, const SlurmJobRow& row);
+  void observe_active(SlurmRun& run, const SlurmJobRow& row);
+  void report_running(SlurmRun& run, const SlurmJobRow& row);
+  void observe_gone(SlurmRun& run);
+  void end(SlurmRun& run, RunOutcome outcome);
+  RunOutcome script_failure(SlurmRun& run, RunOutcome outcome);
+
+  // slurm_node_watch.cpp
+  void node_loop();
+  void refresh_nodes();
+  std::map<std::string, int> our_running_gpus();
+
+  SlurmOptions m_options;
+  std::map<std::string, SlurmNode> m_nodes;  // by node id, as first read
+  std::shared_ptr<util::Clock> m_clock;
+
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  bool m_stopping = false;
+  std::map<std::string, RunPtr> m_runs;  // by job id
+  std::deque<RunPtr> m_to_submit;
+  NodeSink* m_node_sink = nullptr;
+
+  std::thread m_submitter, m_tracker, m_node_watcher;
+};
+
+}  // namespace jgrid::exec
