@@ -16,7 +16,9 @@ std::map<std::string, int> SlurmExecutor::our_running_gpus() {
   std::map<std::string, int> gpus;
   for (const auto& [id, run] : m_runs) {
     const std::string& state = run->slurm_state;
-    if (state != "RUNNING" && state != "COMPLETING" && state != "CONFIGURING") continue;
+    // Unknown yet (reattached, not polled): counted as ours, or its GPUs
+    // would look taken by someone else until the next refresh.
+    if (!state.empty() && state != "RUNNING" && state != "COMPLETING" && state != "CONFIGURING") continue;
     gpus[run->request.node.id] += run->request.job.placement ? run->request.job.placement->gpu_count : 1;
   }
   return gpus;

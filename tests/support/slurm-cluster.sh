@@ -50,7 +50,6 @@ ReturnToService=2
 MinJobAge=600
 SchedulerType=sched/backfill
 SchedulerParameters=batch_sched_delay=0
-KillWait=5
 NodeName=n1 NodeHostname=$host Port=$((base_port + 1)) CPUs=2 RealMemory=4000 Gres=gpu:mi300x:2 Feature=amd,mi300x,gfx942,rocm6.2 State=UNKNOWN
 NodeName=n2 NodeHostname=$host Port=$((base_port + 2)) CPUs=2 RealMemory=4000 Gres=gpu:w7900:1 Feature=amd,w7900,gfx1100,rocm6.2 State=UNKNOWN
 PartitionName=gpu Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP
