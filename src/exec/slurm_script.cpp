@@ -48,7 +48,7 @@ constexpr const char* k_gpu_indices = R"SH(
 gpu_indices() {
   if [ -n "${SLURM_JOB_GPUS:-}" ]; then echo "$SLURM_JOB_GPUS"; return; fi
   local idx list="" part
-  idx=$(scontrol show job -d "$SLURM_JOB_ID" 2>/dev/null | grep -o 'GRES=[^ ]*(IDX:[^)]*)' | head -n1 | sed 's/.*IDX://; s/)//')
+  idx=$(scontrol show job -d "${SLURM_JOB_ID:-}" 2>/dev/null | grep -o 'GRES=[^ ]*(IDX:[^)]*)' | head -n1 | sed 's/.*IDX://; s/)//')
   for part in ${idx//,/ }; do
     case "$part" in
       *-*) list="$list,$(seq -s, "${part%-*}" "${part#*-}")" ;;

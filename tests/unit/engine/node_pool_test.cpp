@@ -57,3 +57,28 @@ TEST_CASE("engine::NodePool keeps the router's index in step with reserve and re
   const auto& node_class = index.classes()[index.class_of(1)];
   CHECK(node_class.buckets[node_class.bucket_index(8, 0)].size() == 1);
 }
+
+TEST_CASE("engine::NodePool counts GPUs held elsewhere as not free, never below ours", "[engine][slurm]") {
+  NodePool pool({make_node("a", "amd", 4)}, 42);
+  CHECK(pool.reserve("node_a", 1) == std::vector<int>{0});
+  CHECK(pool.set_held_elsewhere("node_a", 2));
+  CHECK(pool.find("node_a")->gpus_free == 1);
+  CHECK(pool.reserve("node_a", 2).empty());  // only one left
+  CHECK(pool.reserve("node_a", 1) == std::vector<int>{1});
+  CHECK(pool.find("node_a")->gpus_free == 0);
+  CHECK(pool.set_held_elsewhere("node_a", 9));  // clamped to what is not ours
+  pool.release("node_a", {0, 1});
+  CHECK(pool.find("node_a")->gpus_free == 2);
+  CHECK(pool.set_held_elsewhere("node_a", 0));
+  CHECK(pool.find("node_a")->gpus_free == 4);
+  CHECK_FALSE(pool.set_held_elsewhere("node_missing", 1));
+}
+
+TEST_CASE("engine::NodePool take() after a restart wins over a stale count held elsewhere", "[engine][slurm]") {
+  NodePool pool({make_node("a", "amd", 2)}, 42);
+  CHECK(pool.set_held_elsewhere("node_a", 2));
+  CHECK(pool.take("node_a", {1}));  // our own run, counted as someone else's before the restart
+  CHECK(pool.find("node_a")->gpus_free == 0);
+  pool.release("node_a", {1});
+  CHECK(pool.find("node_a")->gpus_free == 1);
+}

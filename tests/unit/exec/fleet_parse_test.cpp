@@ -128,3 +128,37 @@ TEST_CASE("fleet::parse_fleet accepts an empty pool list and a zero-node pool", 
   doc["pools"][0]["count"] = 0;
   CHECK(parse_fleet(doc, "f")->nodes.size() == 2);
 }
+
+TEST_CASE("exec::parse_fleet reads a slurm section, without pools", "[exec][fleet][slurm]") {
+  Json doc = {{"slurm",
+               {{"partitions", {"gpu"}},
+                {"engine", "docker"},
+                {"engine_args", {"--runtime", "runc"}},
+                {"gpu_optional", true},
+                {"poll_seconds", 0.5},
+                {"price_per_gpu_hour", 1.5},
+                {"gpu_types", {{"mi355x", {{"vendor", "amd"}, {"model", "MI355X"}, {"arch", "gfx950"}}}}}}}};
+  auto fleet = parse_fleet(doc, "fleet.json");
+  REQUIRE(fleet.ok());
+  REQUIRE(fleet->slurm);
+  CHECK(fleet->nodes.empty());
+  CHECK(fleet->slurm->partitions == std::vector<std::string>{"gpu"});
+  CHECK(fleet->slurm->engine == "docker");
+  CHECK(fleet->slurm->gpu_optional);
+  CHECK(fleet->slurm->poll == std::chrono::milliseconds(500));
+  CHECK(fleet->slurm->node_refresh == std::chrono::milliseconds(2000));
+  CHECK(fleet->slurm->price_per_gpu_hour == 1.5);
+  CHECK(fleet->slurm->gpu_types.at("mi355x").arch == "gfx950");
+  CHECK(fleet->slurm->gpu_types.at("mi355x").gpu_class == "datacenter");
+  CHECK_FALSE(parse_fleet(fleet_doc(), "fleet.json")->slurm);
+}
+
+TEST_CASE("exec::parse_fleet names the bad member of a slurm section", "[exec][fleet][slurm]") {
+  CHECK(error_of({{"slurm", {{"engine", "k8s"}}}}) == "fleet.json: slurm.engine: expected podman or docker, got \"k8s\"");
+  CHECK(error_of({{"slurm", {{"gpu_types", {{"x", {{"vendor", "intel"}, {"model", "X"}}}}}}}}) ==
+        "fleet.json: slurm.gpu_types.x.vendor: expected amd or nvidia, got \"intel\"");
+  CHECK(error_of({{"slurm", {{"poll_seconds", 0}}}}).find("slurm.poll_seconds: expected a number > 0") !=
+        std::string::npos);
+  CHECK(error_of({{"slurm", "yes"}}).find("slurm: expected an object") != std::string::npos);
+  CHECK(error_of({{"seed", 1}}).find("pools") != std::string::npos);  // no pools and no slurm
+}
