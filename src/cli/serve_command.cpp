@@ -34,10 +34,11 @@ store::StoreOptions store_options(const ServeOptions& o, const DataDir& dir) {
   return options;
 }
 
+// The simulated executor is named only when it has nodes or is alone.
 std::string executors_text(const std::string& simulated, const LocalNodeSetup& local, const SlurmSetup& slurm) {
-  std::string text = simulated;
-  if (local.node) text += ", local " + local.executor->kind();
-  if (slurm.executor) text += ", slurm";
+  std::string text = simulated.rfind("simulated (0 nodes)", 0) == 0 && (local.node || slurm.executor) ? "" : simulated;
+  if (local.node) text += (text.empty() ? "" : ", ") + std::string("local ") + local.executor->kind();
+  if (slurm.executor) text += (text.empty() ? "" : ", ") + std::string("slurm");
   return text;
 }
 

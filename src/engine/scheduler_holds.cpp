@@ -25,6 +25,7 @@ void Engine::Impl::held(const std::string& job_id, const std::string& delay_code
   LiveJob* live = sink_target_locked(job_id);
   if (!live) return;
   model::Job& job = live->job;
+  if (job.status == model::JobStatus::running) return;  // its workload runs: nothing to hold
   if (job.status == model::JobStatus::queued && job.delay && job.delay->code == delay_code &&
       job.delay->message == message)
     return;

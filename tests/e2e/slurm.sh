@@ -12,7 +12,10 @@ bash "$ROOT/tests/support/fake-rocm-image.sh" podman || exit $?
 cluster="$WORK/cluster"
 export JGRID_SLURM_PORT=$((17800 + ($$ % 60) * 3))
 eval "$(bash "$ROOT/tests/support/slurm-cluster.sh" start "$cluster")" || exit $?
-trap 'bash "$ROOT/tests/support/slurm-cluster.sh" stop "$cluster"; cleanup' EXIT
+# Containers of this test's jobs that a failure left running are removed too.
+trap 'bash "$ROOT/tests/support/slurm-cluster.sh" stop "$cluster"
+      [ -f "$WORK/ids" ] && sed "s/^/jgrid-/" "$WORK/ids" | xargs podman rm -f >/dev/null 2>&1
+      cleanup' EXIT
 data="$WORK/data"
 image=localhost/jgrid-busybox-rocm:latest
 
@@ -38,7 +41,7 @@ submit() {  # submit SCRIPT [GPUS [GPU_TYPE [TIMEOUT]]] : prints the HTTP body
       + (if $timeout > 0 then {timeout_seconds: $timeout} else {} end)' |
     curl -sS -X POST "$URL/v1/jobs" -H 'Content-Type: application/json' -d @-
 }
-job() { submit "$@" | jq -r .job_id; }
+job() { submit "$@" | jq -r .job_id | tee -a "$WORK/ids"; }
 get() { curl -fsS "$URL/v1/jobs/$1"; }
 status_of() { get "$1" | jq -r .status; }
 wait_status() {  # wait_status ID STATUS [SECONDS]
@@ -143,8 +146,32 @@ waiting=$(get "$both" | jq -c '{status, delay_reason}')
 [ "$(echo "$waiting" | jq -r '.status + " " + .delay_reason.code')" = "queued CAPACITY_UNAVAILABLE" ] &&
   [[ "$(echo "$waiting" | jq -r .delay_reason.message)" == *"pending: Resources"* ]] ||
   fail "2-GPU job while another holds one: $waiting"
+kill -9 "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+start_server third --data-dir "$data" --local off --fleet "$WORK/fleet-still.yaml"
 wait_status "$both" completed 30
-pass "2-GPU job waited ($waiting) and then ran"
+pass "2-GPU job waited ($waiting), survived a kill -9 while held by Slurm, and then ran"
+
+other=$(job 'echo waiting; sleep 120' 1 MI300X)
+wait_status "$other" running 30
+scancel "$(get "$other" | jq -r .scheduling.slurm_job_id)"
+wait_status "$other" failed 30
+[ "$(get "$other" | jq -r .failure.code)" = CANCELLED_BY_SCHEDULER ] || fail "scancel by someone else: $(get "$other" | jq -c .failure)"
+pass "a Slurm job cancelled outside the grid ends failed CANCELLED_BY_SCHEDULER"
+
+# A data dir the compute nodes do not see: a tmpfs mounted only in the
+# server's own mount namespace.
+if unshare -m true 2>/dev/null; then
+  mkdir -p "$WORK/private"
+  if unshare -m --propagation private sh -c "mount -t tmpfs none '$WORK/private' &&
+      exec '$BIN' serve --port 0 --slurm --slurm-gpu-optional --local off --data-dir '$WORK/private/data'" \
+      >"$WORK/private.out" 2>&1; then
+    fail "serve started with a data dir the nodes cannot see"
+  fi
+  grep -q "DATA_DIR_NOT_SHARED\|is not visible on Slurm node" "$WORK/private.out" || fail "refusal: $(cat "$WORK/private.out")"
+  pass "a data dir the nodes do not see is refused at start: $(grep -o 'is not visible on Slurm node [a-z0-9]*' "$WORK/private.out")"
+else
+  skip_or_fail "unshare -m is not permitted here (needed to hide the data dir from the nodes)"
+fi
 
 wait_status "$late" failed 150
 [ "$(get "$late" | jq -r .failure.code)" = TIMED_OUT ] || fail "time limit: $(get "$late" | jq -c .failure)"

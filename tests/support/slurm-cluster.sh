@@ -16,6 +16,9 @@ dir="$(mkdir -p "${2:?usage: slurm-cluster.sh start|stop DIR}" && cd "$2" && pwd
 conf="$dir/slurm.conf"
 host="$(hostname -s)"
 base_port="${JGRID_SLURM_PORT:-17800}"
+# GPUs of n1 (benchmarks give it many more GPUs than CPUs, so that Slurm
+# keeps most jobs pending while the grid tracks them).
+n1_gpus="${JGRID_SLURM_N1_GPUS:-2}"
 
 stop() {
   for pid_file in "$dir"/run/*.pid; do
@@ -23,11 +26,14 @@ stop() {
     kill "$(cat "$pid_file")" 2>/dev/null || true
   done
   rm -f "$dir"/run/*.pid
+  # Job scripts still running from DIR's spool (their slurmstepd ends with them).
+  pkill -f "$dir/spool/" 2>/dev/null || true
 }
 
 write_config() {
   mkdir -p "$dir"/{state,spool,log,run,gpus}
-  : >"$dir/gpus/mi300x0"; : >"$dir/gpus/mi300x1"; : >"$dir/gpus/w79000"
+  for i in $(seq 0 $((n1_gpus - 1))); do : >"$dir/gpus/mi300x$i"; done
+  : >"$dir/gpus/w79000"
   cat >"$conf" <<CONF
 ClusterName=jgridtest
 SlurmctldHost=$host
@@ -50,12 +56,12 @@ ReturnToService=2
 MinJobAge=600
 SchedulerType=sched/backfill
 SchedulerParameters=batch_sched_delay=0
-NodeName=n1 NodeHostname=$host Port=$((base_port + 1)) CPUs=2 RealMemory=4000 Gres=gpu:mi300x:2 Feature=amd,mi300x,gfx942,rocm6.2 State=UNKNOWN
+NodeName=n1 NodeHostname=$host Port=$((base_port + 1)) CPUs=2 RealMemory=4000 Gres=gpu:mi300x:$n1_gpus Feature=amd,mi300x,gfx942,rocm6.2 State=UNKNOWN
 NodeName=n2 NodeHostname=$host Port=$((base_port + 2)) CPUs=2 RealMemory=4000 Gres=gpu:w7900:1 Feature=amd,w7900,gfx1100,rocm6.2 State=UNKNOWN
 PartitionName=gpu Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP
 CONF
   cat >"$dir/gres.conf" <<CONF
-NodeName=n1 Name=gpu Type=mi300x File=$dir/gpus/mi300x[0-1]
+NodeName=n1 Name=gpu Type=mi300x File=$dir/gpus/mi300x[0-$((n1_gpus - 1))]
 NodeName=n2 Name=gpu Type=w7900 File=$dir/gpus/w79000
 CONF
 }
