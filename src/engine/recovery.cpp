@@ -51,10 +51,12 @@ Status Engine::Impl::start() {
   start_callbacks_locked();
   m_ready = true;
   lock.unlock();
+  for (const auto& id : resumes) resume(id);
+  // After the resumes: an executor then knows its runs when it first says
+  // which GPUs of a node are held by others.
   std::set<exec::Executor*> watched;
   for (auto& [source, executor] : m_executors)
     if (executor && watched.insert(executor.get()).second) executor->watch_nodes(*this);
-  for (const auto& id : resumes) resume(id);
   return Ok{};
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -54,7 +55,8 @@ class SlurmExecutor final : public Executor {
   // slurm_node_watch.cpp
   void node_loop();
   void refresh_nodes();
-  std::map<std::string, int> our_running_gpus();
+  // GPUs of our Slurm jobs running now, by node id; nullopt when squeue fails.
+  std::optional<std::map<std::string, int>> our_running_gpus();
 
   SlurmOptions m_options;
   std::map<std::string, SlurmNode> m_nodes;  // by node id, as first read

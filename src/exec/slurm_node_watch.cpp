@@ -11,15 +11,25 @@ void SlurmExecutor::node_loop() {
   while (sleep_for(m_options.node_refresh));
 }
 
-std::map<std::string, int> SlurmExecutor::our_running_gpus() {
-  std::lock_guard lock(m_mutex);
+// From squeue read now, not the tracker's last poll: a run that started
+// since would look like someone else's until the next refresh.
+std::optional<std::map<std::string, int>> SlurmExecutor::our_running_gpus() {
+  std::map<std::string, std::pair<std::string, int>> by_slurm_id;  // node id, GPUs
+  {
+    std::lock_guard lock(m_mutex);
+    for (const auto& [id, run] : m_runs)
+      if (run->submitted)
+        by_slurm_id[run->slurm_id] = {run->request.node.id,
+                                      run->request.job.placement ? run->request.job.placement->gpu_count : 1};
+  }
   std::map<std::string, int> gpus;
-  for (const auto& [id, run] : m_runs) {
-    const std::string& state = run->slurm_state;
-    // Unknown yet (reattached, not polled): counted as ours, or its GPUs
-    // would look taken by someone else until the next refresh.
-    if (!state.empty() && state != "RUNNING" && state != "COMPLETING" && state != "CONFIGURING") continue;
-    gpus[run->request.node.id] += run->request.job.placement ? run->request.job.placement->gpu_count : 1;
+  auto rows = slurm_queue();
+  if (!rows) return std::nullopt;
+  for (const auto& row : *rows) {
+    auto ours = by_slurm_id.find(row.id);
+    std::string state = row.state.substr(0, row.state.find(' '));
+    if (ours != by_slurm_id.end() && (state == "RUNNING" || state == "COMPLETING" || state == "CONFIGURING"))
+      gpus[ours->second.first] += ours->second.second;
   }
   return gpus;
 }
@@ -32,6 +42,7 @@ void SlurmExecutor::refresh_nodes() {
     return;
   }
   auto ours = our_running_gpus();
+  if (!ours) return;  // Slurm does not answer: the next refresh tries again
   std::vector<NodeObservation> seen;
   for (const auto& slurm : *nodes) {
     const model::Node& node = slurm.node;
@@ -39,7 +50,7 @@ void SlurmExecutor::refresh_nodes() {
     NodeObservation observation{node.id, node.status, 0, "slurm state " + slurm.slurm_state};
     if (!slurm.unusable.empty()) observation.status = model::NodeStatus::offline;
     if (observation.status == model::NodeStatus::busy) observation.status = model::NodeStatus::online;
-    observation.gpus_held_elsewhere = std::max(0, node.gpu_count - node.gpus_free - ours[node.id]);
+    observation.gpus_held_elsewhere = std::max(0, node.gpu_count - node.gpus_free - (*ours)[node.id]);
     seen.push_back(std::move(observation));
   }
   NodeSink* sink = nullptr;
