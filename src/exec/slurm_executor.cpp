@@ -26,7 +26,7 @@ Status SlurmExecutor::start(const RunRequest& request, RunSink& sink) {
   std::filesystem::create_directories(state, ec);
   if (ec) return make_error("START_FAILED", "cannot create " + state.string() + ": " + ec.message());
   // What an earlier attempt of the job left would read as this one's.
-  for (const char* left : {"running", "running.tmp", "exit", "exit.tmp"}) std::filesystem::remove(state / left, ec);
+  for (const char* left : {"running", "digest", "digest.tmp", "exit", "exit.tmp"}) std::filesystem::remove(state / left, ec);
   std::filesystem::remove(container_log_file(request.workspace_dir, request.job.id), ec);
   Status written = util::write_file_atomic(state / "job.sh", batch_script(request, m_options), 0700);
   if (!written) return make_error("START_FAILED", "cannot write the Slurm batch script: " + written.error().message);

@@ -43,7 +43,9 @@ class SlurmExecutor final : public Executor {
   bool sleep_for(std::chrono::milliseconds interval);
 
   // slurm_tracking.cpp
+  static constexpr std::chrono::milliseconds k_marker_tick{20};
   void track_loop();
+  void check_markers(SlurmRun& run);
   void poll(const std::vector<RunPtr>& runs);
   void observe(SlurmRun& run, const SlurmJobRow& row);
   void observe_active(SlurmRun& run, const SlurmJobRow& row);

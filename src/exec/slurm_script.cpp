@@ -104,20 +104,31 @@ if [ "$(basename "$engine")" = docker ]; then
 fi
 )SH";
 
+// `run` first: a container of the same name (left by an earlier attempt on
+// this node) is removed only when `run` fails, which saves an engine call
+// on every run. The digest is asked for in the background: the `running`
+// marker is what the server waits for.
 constexpr const char* k_run = R"SH(
 cleanup() {
   "$engine" stop -t "$grace" "$name" >/dev/null 2>&1 || "$engine" kill "$name" >/dev/null 2>&1
   "$engine" rm -f "$name" >/dev/null 2>&1
 }
 trap 'cleanup; exit 143' TERM INT
-"$engine" rm -f "$name" >/dev/null 2>&1
-if ! "${run[@]}" "${gpu_flags[@]}" -e "ROCR_VISIBLE_DEVICES=$visible" -e "JGRID_SLURM_GPUS=$indices" -- "${workload[@]}" >/dev/null; then
-  echo "jgrid-local: $engine run failed on $(hostname)" >&2
+run_container() {
+  "${run[@]}" "${gpu_flags[@]}" -e "ROCR_VISIBLE_DEVICES=$visible" -e "JGRID_SLURM_GPUS=$indices" -- "${workload[@]}" >/dev/null
+}
+if ! run_container; then
   "$engine" rm -f "$name" >/dev/null 2>&1
-  exit 99
+  if ! run_container; then
+    echo "jgrid-local: $engine run failed on $(hostname)" >&2
+    "$engine" rm -f "$name" >/dev/null 2>&1
+    exit 99
+  fi
 fi
-digest=$("$engine" container inspect --format '{{.ImageDigest}}' "$name" 2>/dev/null || "$engine" container inspect --format '{{.Image}}' "$name" 2>/dev/null)
-echo "$digest" >"$state/running.tmp" && mv "$state/running.tmp" "$state/running"
+: >"$state/running"
+( { "$engine" container inspect --format '{{.ImageDigest}}' "$name" 2>/dev/null ||
+    "$engine" container inspect --format '{{.Image}}' "$name" 2>/dev/null; } >"$state/digest.tmp" &&
+  mv "$state/digest.tmp" "$state/digest" ) &
 )SH";
 
 constexpr const char* k_wait = R"SH(

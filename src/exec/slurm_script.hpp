@@ -34,8 +34,9 @@ std::vector<std::string> sbatch_argv(const RunRequest& request, const std::files
 // The bash batch script: checks the workspace is visible, finds the GPU
 // indices Slurm assigned (SLURM_JOB_GPUS, else `scontrol show job -d`),
 // turns them into device flags, runs the container detached with the
-// workspace mounts and the job's env, marks `running` with the image
-// digest, waits for it, marks `exit`, removes it and exits with its code.
+// workspace mounts and the job's env, marks `running` (the image digest
+// follows in `digest`), waits for it, marks `exit` with its exit code,
+// removes it and exits with that code.
 // SIGTERM (scancel, time limit) stops and removes the container.
 std::string batch_script(const RunRequest& request, const SlurmOptions& options);
 

@@ -32,11 +32,34 @@ int slurm_number(const std::string& id) { return static_cast<int>(util::parse_in
 
 }  // namespace
 
+// Markers are looked at every k_marker_tick, squeue every options.poll:
+// a run's start and its container's exit are seen as soon as the script
+// writes them, without waiting for Slurm's view of the batch job.
 void SlurmExecutor::track_loop() {
-  while (sleep_for(m_options.poll)) {
+  auto next_poll = std::chrono::steady_clock::now();
+  while (sleep_for(k_marker_tick)) {
     auto runs = tracked();
-    if (!runs.empty()) poll(runs);
+    if (runs.empty()) continue;
+    for (const auto& run : runs) check_markers(*run);
+    if (std::chrono::steady_clock::now() < next_poll) continue;
+    next_poll = std::chrono::steady_clock::now() + m_options.poll;
+    poll(tracked());
   }
+}
+
+// The container exited (the `exit` marker holds its code): the job ends
+// now; the script only removes the container after that.
+void SlurmExecutor::check_markers(SlurmRun& run) {
+  auto state = slurm_state_dir(run.request.workspace_dir);
+  if (!run.running_reported && std::filesystem::exists(state / "running"))
+    report_running(run, SlurmJobRow{run.slurm_id, "", "RUNNING", "", run.request.node.name, ""});
+  if (!std::filesystem::exists(state / "exit")) return;
+  std::string code = first_line(state / "exit");
+  auto exit_code = util::parse_int(code);
+  if (!exit_code) return;  // being written
+  report_running(run, SlurmJobRow{run.slurm_id, "", "RUNNING", "", run.request.node.name, ""});
+  run.finish_output();
+  end(run, slurm_outcome(*exit_code == 0 ? "COMPLETED" : "FAILED", code + ":0", slurm_number(run.slurm_id)));
 }
 
 void SlurmExecutor::poll(const std::vector<RunPtr>& runs) {
@@ -99,9 +122,7 @@ void SlurmExecutor::report_running(SlurmRun& run, const SlurmJobRow& row) {
   auto marker = slurm_state_dir(run.request.workspace_dir) / "running";
   if (run.running_reported || !std::filesystem::exists(marker)) return;
   run.running_reported = true;
-  std::string digest = first_line(marker);
   run.report([&](RunSink& sink) {
-    if (!digest.empty()) sink.image_digest(run.job_id(), digest);
     sink.step(run.job_id(), model::Phase::workload_execution, "job.running",
               "Container running on " + node + " (Slurm job " + run.slurm_id + ")",
               {{"slurm_job_id", run.slurm_id}, {"node", node}});
@@ -140,7 +161,11 @@ RunOutcome SlurmExecutor::script_failure(SlurmRun& run, RunOutcome outcome) {
 
 void SlurmExecutor::end(SlurmRun& run, RunOutcome outcome) {
   forget(run.job_id());
-  run.report([&](RunSink& sink) { sink.finished(run.job_id(), outcome); });
+  std::string digest = first_line(slurm_state_dir(run.request.workspace_dir) / "digest");
+  run.report([&](RunSink& sink) {
+    if (!digest.empty()) sink.image_digest(run.job_id(), digest);
+    sink.finished(run.job_id(), outcome);
+  });
 }
 
 }  // namespace jgrid::exec

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "jgrid/util/files.hpp"
 
@@ -110,7 +111,7 @@ TEST_CASE("exec::batch_script runs the container with Slurm's GPUs, the mounts a
   CHECK(bench.run(options_with(bench.engine, true), "SLURM_JOB_GPUS=0,1 FAKE_EXIT=3") == 3);
   std::string calls = bench.read(bench.log());
   INFO(calls << bench.read(bench.dir / "out"));
-  CHECK(calls.find("rm -f jgrid-job_01TEST") != std::string::npos);
+  CHECK(calls.rfind("run --runtime runc -d", 0) == 0);  // no engine call before `run`
   CHECK(calls.find("run --runtime runc -d --name jgrid-job_01TEST") != std::string::npos);
   CHECK(calls.find("--log-driver k8s-file --log-opt path=" + (bench.workspace / "jgrid-job_01TEST.log").string()) !=
         std::string::npos);
@@ -119,7 +120,10 @@ TEST_CASE("exec::batch_script runs the container with Slurm's GPUs, the mounts a
   CHECK(calls.find("-e JGRID_SLURM_GPUS=0,1") != std::string::npos);
   CHECK(calls.find("-- localhost/jgrid-busybox-rocm:latest sh -c echo 'it''s' \"$HOME\"") != std::string::npos);
   CHECK(calls.find("wait jgrid-job_01TEST") != std::string::npos);
-  CHECK(bench.read(bench.workspace / "slurm" / "running") == "sha256:feed\n");
+  CHECK(fs::exists(bench.workspace / "slurm" / "running"));
+  for (int i = 0; i < 200 && !fs::exists(bench.workspace / "slurm" / "digest"); ++i)  // written in the background
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(bench.read(bench.workspace / "slurm" / "digest") == "sha256:feed\n");
   CHECK(bench.read(bench.workspace / "slurm" / "exit") == "3\n");
   CHECK(bench.read(bench.dir / "out").find("running without them (gpu_optional)") != std::string::npos);
 }
@@ -144,4 +148,24 @@ TEST_CASE("exec::batch_script reports a failed engine run and leaves no running 
   CHECK(bench.run(options_with(bench.engine, true), "") == k_script_engine_failed);
   CHECK_FALSE(fs::exists(bench.workspace / "slurm" / "running"));
   CHECK(bench.read(bench.dir / "out").find("run failed on") != std::string::npos);
+}
+
+TEST_CASE("exec::batch_script removes a container left by an earlier attempt when run says so", "[exec][slurm]") {
+  ScriptBench bench;
+  // `run` fails while the marker file is there, as podman does for a name in use.
+  fs::path in_use = bench.dir / "in-use";
+  REQUIRE(util::write_file_atomic(in_use, ""));
+  REQUIRE(util::write_file_atomic(bench.engine,
+                                  "#!/bin/bash\necho \"$*\" >>\"$FAKE_LOG\"\n"
+                                  "case \"$1\" in run) [ -e " + shell_quote(in_use.string()) + " ] && exit 125; echo cid ;;"
+                                  " rm) rm -f " + shell_quote(in_use.string()) + " ;; wait) echo 0 ;; esac\n",
+                                  0755));
+  CHECK(bench.run(options_with(bench.engine, true), "SLURM_JOB_GPUS=0") == 0);
+  std::string calls = bench.read(bench.log());
+  auto first_run = calls.find("run ");
+  auto removal = calls.find("rm -f jgrid-job_01TEST");
+  auto second_run = calls.find("run ", first_run + 1);
+  CHECK(first_run < removal);
+  CHECK(removal < second_run);
+  CHECK(second_run != std::string::npos);
 }
