@@ -147,6 +147,7 @@ Status SlurmExecutor::reattach(const RunRequest& request, RunSink& sink, LogSkip
   if (id.empty()) return make_error("NOT_FOUND", "no Slurm job named " + slurm_job_name(request.job.id));
   auto known = slurm_job(id);
   if (!known) return make_error("START_FAILED", known.error().message);
+  if (*known && (*known)->name != slurm_job_name(request.job.id)) known = std::optional<SlurmJobRow>{};  // id reused
   if (!*known && !std::filesystem::exists(slurm_state_dir(request.workspace_dir) / "exit"))
     return make_error("NOT_FOUND", "Slurm job " + id + " is no longer known to Slurm");
   auto run = std::make_shared<SlurmRun>(request, sink, skip);

@@ -72,7 +72,7 @@ void SlurmExecutor::poll(const std::vector<RunPtr>& runs) {
   for (const auto& row : *rows) by_id[row.id] = &row;
   for (const auto& run : runs) {
     auto it = by_id.find(run->slurm_id);
-    if (it != by_id.end()) observe(*run, *it->second);
+    if (it != by_id.end() && it->second->name == slurm_job_name(run->job_id())) observe(*run, *it->second);
     else observe_gone(*run);
   }
 }
@@ -135,7 +135,8 @@ void SlurmExecutor::report_running(SlurmRun& run, const SlurmJobRow& row) {
 void SlurmExecutor::observe_gone(SlurmRun& run) {
   auto known = slurm_job(run.slurm_id);
   if (!known) return;  // Slurm does not answer: ask again next poll
-  if (*known) return observe(run, **known);
+  // The same id on another job: Slurm lost its state and numbers from 1 again.
+  if (*known && (*known)->name == slurm_job_name(run.job_id())) return observe(run, **known);
   auto exit_marker = slurm_state_dir(run.request.workspace_dir) / "exit";
   if (std::filesystem::exists(exit_marker)) {
     SlurmJobRow row{run.slurm_id, "", "COMPLETED", "", "", first_line(exit_marker) + ":0"};

@@ -177,3 +177,12 @@ wait_status "$late" failed 150
 [ "$(get "$late" | jq -r .failure.code)" = TIMED_OUT ] || fail "time limit: $(get "$late" | jq -c .failure)"
 [ -z "$(slurm_active "$late")" ] || fail "timed-out Slurm job still there"
 pass "a --time overrun ends failed TIMED_OUT"
+
+vanished=$(job 'echo long; sleep 120' 1 MI300X)
+wait_status "$vanished" running 30
+kill -9 "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
+bash "$ROOT/tests/support/slurm-cluster.sh" forget-jobs "$cluster"
+start_server fourth --data-dir "$data" --local off --fleet "$WORK/fleet.yaml"
+wait_status "$vanished" failed 30
+[ "$(get "$vanished" | jq -r .failure.code)" = NODE_LOST ] || fail "vanished Slurm job: $(get "$vanished" | jq -c .failure)"
+pass "a Slurm job the controller forgot while jgrid-local was down ends failed NODE_LOST after the restart"

@@ -6,12 +6,13 @@
 # like real ones, nothing here can run GPU code.
 # Usage: slurm-cluster.sh start DIR   prints `export SLURM_CONF=…` on success
 #        slurm-cluster.sh stop DIR    stops every daemon started from DIR
+#        slurm-cluster.sh forget-jobs DIR   restarts slurmctld from a clean state
 # Exit: 0 ok; 125 (1 under CI=true) Slurm or munge is not installed; 1 the
 # cluster did not come up (its logs are printed).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/skip.sh"
-action="${1:?usage: slurm-cluster.sh start|stop DIR}"
+action="${1:?usage: slurm-cluster.sh start|stop|forget-jobs DIR}"
 dir="$(mkdir -p "${2:?usage: slurm-cluster.sh start|stop DIR}" && cd "$2" && pwd)"
 conf="$dir/slurm.conf"
 host="$(hostname -s)"
@@ -98,8 +99,19 @@ start() {
   echo "export SLURM_CONF=$conf"
 }
 
+# The controller restarted from a clean state (`slurmctld -c`): it forgets
+# every job, as after a lost state save; the nodes kill what they still run.
+forget_jobs() {
+  export SLURM_CONF="$conf"
+  kill "$(cat "$dir/run/slurmctld.pid")"
+  for _ in $(seq 1 100); do kill -0 "$(cat "$dir/run/slurmctld.pid")" 2>/dev/null || break; sleep 0.1; done
+  slurmctld -c -f "$conf"
+  wait_idle
+}
+
 case "$action" in
   start) start ;;
   stop) stop ;;
-  *) echo "usage: slurm-cluster.sh start|stop DIR" >&2; exit 2 ;;
+  forget-jobs) forget_jobs ;;
+  *) echo "usage: slurm-cluster.sh start|stop|forget-jobs DIR" >&2; exit 2 ;;
 esac
