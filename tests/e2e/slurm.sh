@@ -12,9 +12,11 @@ bash "$ROOT/tests/support/fake-rocm-image.sh" podman || exit $?
 cluster="$WORK/cluster"
 export JGRID_SLURM_PORT=$((17800 + ($$ % 60) * 3))
 eval "$(bash "$ROOT/tests/support/slurm-cluster.sh" start "$cluster")" || exit $?
-# Containers of this test's jobs that a failure left running are removed too.
+# Containers of this test's jobs left running (a failure, or the job Slurm
+# forgot below) are removed too; one name per call: podman 4.3 `rm -f` stops
+# at the first name it does not know.
 trap 'bash "$ROOT/tests/support/slurm-cluster.sh" stop "$cluster"
-      [ -f "$WORK/ids" ] && sed "s/^/jgrid-/" "$WORK/ids" | xargs podman rm -f >/dev/null 2>&1
+      [ -f "$WORK/ids" ] && sed "s/^/jgrid-/" "$WORK/ids" | xargs -n1 podman rm -f -t 0 >/dev/null 2>&1
       cleanup' EXIT
 data="$WORK/data"
 image=localhost/jgrid-busybox-rocm:latest
