@@ -1,6 +1,7 @@
 // What `serve --slurm` does before the engine starts: read the cluster's
 // nodes, and check that the compute nodes see the data dir.
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 
 #include "exec/slurm_cli.hpp"
@@ -29,6 +30,10 @@ std::string random_suffix() {
 }  // namespace
 
 Result<std::vector<SlurmNode>> read_slurm_nodes(const SlurmOptions& options) {
+  // Slurm's tools spend 30 s looking for a controller when SLURM_CONF names no file.
+  if (const char* conf = std::getenv("SLURM_CONF"); conf && *conf && !std::filesystem::exists(conf))
+    return make_error("SLURM_UNAVAILABLE", std::string("SLURM_CONF is ") + conf +
+                                               ", which does not exist: point it at the cluster's slurm.conf");
   auto text = slurm_sinfo_json();
   if (!text) return text.error();
   auto parsed = parse_sinfo_nodes(*text, options.gpu_types);

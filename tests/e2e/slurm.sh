@@ -160,6 +160,13 @@ wait_status "$other" failed 30
 [ "$(get "$other" | jq -r .failure.code)" = CANCELLED_BY_SCHEDULER ] || fail "scancel by someone else: $(get "$other" | jq -c .failure)"
 pass "a Slurm job cancelled outside the grid ends failed CANCELLED_BY_SCHEDULER"
 
+if SLURM_CONF="$WORK/no-such/slurm.conf" "$BIN" serve --port 0 --slurm --local off --data-dir "$WORK/bad-conf" \
+    >"$WORK/bad-conf.out" 2>&1; then
+  fail "serve started with a SLURM_CONF that names no file"
+fi
+grep -q "SLURM_CONF is .*no-such/slurm.conf, which does not exist" "$WORK/bad-conf.out" || fail "bad SLURM_CONF: $(cat "$WORK/bad-conf.out")"
+pass "a SLURM_CONF naming no file is refused at once, saying so"
+
 # A data dir the compute nodes do not see: a tmpfs mounted only in the
 # server's own mount namespace.
 if unshare -m true 2>/dev/null; then
