@@ -35,8 +35,10 @@ store::StoreOptions store_options(const ServeOptions& o, const DataDir& dir) {
 }
 
 // The simulated executor is named only when it has nodes or is alone.
-std::string executors_text(const std::string& simulated, const LocalNodeSetup& local, const SlurmSetup& slurm) {
-  std::string text = simulated.rfind("simulated (0 nodes)", 0) == 0 && (local.node || slurm.executor) ? "" : simulated;
+std::string executors_text(std::size_t simulated_nodes, const LocalNodeSetup& local, const SlurmSetup& slurm) {
+  std::string text;
+  if (simulated_nodes > 0 || (!local.node && !slurm.executor))
+    text = "simulated (" + std::to_string(simulated_nodes) + " nodes)";
   if (local.node) text += (text.empty() ? "" : ", ") + std::string("local ") + local.executor->kind();
   if (slurm.executor) text += (text.empty() ? "" : ", ") + std::string("slurm");
   return text;
@@ -155,7 +157,7 @@ int serve(const ServeOptions& o) {
   bool keep_containers = !dir->ephemeral() && store_opts.path != ":memory:";
   auto local = setup_local_node(o, dir->path(), keep_containers, clock);
   if (!local) return serve_failed(k_exit_runtime, local.error().message);
-  std::string simulated = "simulated (" + std::to_string(fleet->nodes.size()) + " nodes)";
+  const std::size_t simulated_nodes = fleet->nodes.size();
   exec::ExecutorRegistry executors{{"simulated", exec::make_sim_executor(clock, *fleet)}};
   if (local->node) executors["local"] = local->executor;
   add_to_fleet(*local, *fleet);
@@ -172,7 +174,7 @@ int serve(const ServeOptions& o) {
   if (local->executor) remove_orphan_containers(*local->executor, **store);
 
   print_banner(std::cout, {server.url(), persistence_text(store_opts, *dir), dir->path().string(), &*fleet,
-                           executors_text(simulated, *local, *slurm), local->summary, clock_text(*clock, fleet->seed),
+                           executors_text(simulated_nodes, *local, *slurm), local->summary, clock_text(*clock, fleet->seed),
                            slurm->summary});
   if (!is_loopback(o.host) && o.auth == "off")
     util::log(util::LogLevel::warn, "serve", "listening beyond loopback with auth off: anyone who can reach " +

@@ -1,6 +1,7 @@
 #include "slurm_setup.hpp"
 
-#include <map>
+#include <algorithm>
+#include <set>
 
 #include "jgrid/util/log.hpp"
 
@@ -20,7 +21,7 @@ exec::SlurmOptions slurm_options(const ServeOptions& o, const exec::Fleet& fleet
 // "n1 (2× MI300X), n2 (1× Radeon PRO W7900) in gpu; unusable: n3 (no GPU GRES)".
 std::string describe(const std::vector<exec::SlurmNode>& nodes) {
   std::string usable, unusable;
-  std::map<std::string, bool> partitions;
+  std::set<std::string> partitions;
   for (const auto& slurm : nodes) {
     const model::Node& node = slurm.node;
     if (!slurm.unusable.empty()) {
@@ -29,11 +30,11 @@ std::string describe(const std::vector<exec::SlurmNode>& nodes) {
     }
     usable += (usable.empty() ? "" : ", ") + node.name + " (" + std::to_string(node.gpu_count) + "× " +
               node.gpu_model + ", " + std::string(model::to_string(node.status)) + ")";
-    partitions[node.pool] = true;
+    partitions.insert(node.pool);
   }
   std::string text = usable.empty() ? "no usable node" : usable;
   std::string in;
-  for (const auto& [name, unused] : partitions) in += (in.empty() ? "" : ", ") + name;
+  for (const auto& name : partitions) in += (in.empty() ? "" : ", ") + name;
   if (!in.empty()) text += " in " + in;
   if (!unusable.empty()) text += "; never used: " + unusable;
   return text;

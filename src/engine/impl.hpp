@@ -105,7 +105,8 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   void scheduler_job_id(const std::string& job_id, const std::string& id) override;
   void held(const std::string& job_id, const std::string& delay_code, const std::string& message,
             nlohmann::json data) override;
-  // A held job (held()) that moves on: back to assigned, its delay gone.
+  // A held job (held(): `queued` while launched) that moves on: back to
+  // assigned, its delay gone. Nothing for any other job.
   void release_hold_locked(LiveJob& live);
   void nodes_observed(const std::vector<exec::NodeObservation>& observations) override;
 

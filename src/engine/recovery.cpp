@@ -89,7 +89,6 @@ void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::v
   live.event_sequence = m_store.max_event_sequence(id);
   live.log_sequence = m_store.max_log_sequence(id);
   if (live.job.placement && hold_for_resume_locked(live)) {
-    live.held = live.job.status == model::JobStatus::queued;
     resumes.push_back(id);
     return;
   }
@@ -124,7 +123,6 @@ void Engine::Impl::requeue_or_fail_locked(LiveJob& live, const std::string& reas
   release_gpus_locked(live);
   clear_run(job);
   live.launched = false;
-  live.held = false;
   (void)move_status(job, model::JobStatus::queued, now());
   enter_phase(job, model::Phase::queued, now());
   live.capacity_waiting = false;

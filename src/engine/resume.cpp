@@ -1,7 +1,7 @@
 // Runs that outlive the server process (local containers, Slurm jobs):
 // after a restart a job that was `running` (any placed job, with an
-// executor that queues runs of its own) keeps its placement and GPUs and is handed to its
-// executor's reattach(). What it says decides the job: followed again (the
+// executor that queues runs of its own) keeps its placement and GPUs and
+// is handed to its executor's reattach(). What it says decides the job: followed again (the
 // run reports on as if nothing happened), gone (failed NODE_LOST: its output
 // and effects are unknown, so it is not silently run twice), or not
 // supported by that executor (retried or failed as any lost placement).

@@ -18,7 +18,8 @@ void Engine::Impl::scheduler_job_id(const std::string& job_id, const std::string
 }
 
 // The job stays launched and keeps its GPUs: only its status, phase and
-// delay say that it waits; it is not in the engine's queue.
+// delay say that it waits; it is not in the engine's queue. A launched job
+// is `queued` only while held.
 void Engine::Impl::held(const std::string& job_id, const std::string& delay_code, const std::string& message,
                         nlohmann::json data) {
   std::lock_guard lock(m_mutex);
@@ -36,7 +37,6 @@ void Engine::Impl::held(const std::string& job_id, const std::string& delay_code
   }
   job.delay = model::DelayReason{delay_code, message};
   job.status_message = message;
-  live->held = true;
   const bool capacity = delay_code == "CAPACITY_UNAVAILABLE";
   store::WriteBatch batch;
   m_recorder.event(*live, batch,
@@ -46,10 +46,9 @@ void Engine::Impl::held(const std::string& job_id, const std::string& delay_code
 }
 
 void Engine::Impl::release_hold_locked(LiveJob& live) {
-  if (!live.held) return;
-  live.held = false;
+  if (live.job.status != model::JobStatus::queued) return;
   live.job.delay.reset();
-  if (live.job.status == model::JobStatus::queued) (void)move_status(live.job, model::JobStatus::assigned, now());
+  (void)move_status(live.job, model::JobStatus::assigned, now());
 }
 
 void Engine::Impl::nodes_observed(const std::vector<exec::NodeObservation>& observations) {

@@ -52,7 +52,8 @@ std::vector<SlurmJobRow> parse_squeue_rows(const std::string& text) {
   while (std::getline(lines, line)) {
     auto parts = util::split(line, k_separator);
     if (parts.size() != 6) continue;
-    SlurmJobRow row{util::trim(parts[0]), util::trim(parts[1]), util::trim(parts[2]),
+    std::string state = util::trim(parts[2]);
+    SlurmJobRow row{util::trim(parts[0]), util::trim(parts[1]), state.substr(0, state.find(' ')),
                     util::trim(parts[3]), util::trim(parts[4]), exit_signal(parts[5])};
     if (!row.id.empty() && util::parse_int(row.id)) rows.push_back(std::move(row));
   }

@@ -17,7 +17,7 @@ namespace jgrid::exec {
 struct SlurmJobRow {
   std::string id;      // "123"
   std::string name;    // "jgrid-job_…"
-  std::string state;   // "PENDING", "RUNNING", "COMPLETED", …
+  std::string state;   // "PENDING", "RUNNING", "COMPLETED", … (one word: "CANCELLED by 0" → "CANCELLED")
   std::string reason;  // "Resources", "None", …
   std::string nodes;   // "n1" ("" while pending)
   std::string exit;    // "exit:signal" ("3:0")

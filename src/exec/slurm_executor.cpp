@@ -67,7 +67,6 @@ void SlurmExecutor::submit(const RunPtr& run) {
   {
     std::lock_guard lock(m_mutex);
     run->slurm_id = *id;
-    run->submitted = true;
   }
   bool stopped = false;
   run->report([&](RunSink& sink) {
@@ -93,7 +92,7 @@ void SlurmExecutor::cancel(const std::string& job_id) {
     run = it->second;
     m_runs.erase(it);
     m_to_submit.erase(std::remove(m_to_submit.begin(), m_to_submit.end(), run), m_to_submit.end());
-    if (run->submitted) slurm_id = run->slurm_id;
+    slurm_id = run->slurm_id;
   }
   run->stop();
   if (slurm_id.empty()) return;
@@ -121,7 +120,7 @@ std::vector<SlurmExecutor::RunPtr> SlurmExecutor::tracked() {
   std::lock_guard lock(m_mutex);
   std::vector<RunPtr> runs;
   for (auto& [id, run] : m_runs)
-    if (run->submitted) runs.push_back(run);
+    if (!run->slurm_id.empty()) runs.push_back(run);
   return runs;
 }
 
@@ -152,7 +151,6 @@ Status SlurmExecutor::reattach(const RunRequest& request, RunSink& sink, LogSkip
     return make_error("NOT_FOUND", "Slurm job " + id + " is no longer known to Slurm");
   auto run = std::make_shared<SlurmRun>(request, sink, skip);
   run->slurm_id = id;
-  run->submitted = true;
   run->starting_reported = request.job.status == model::JobStatus::starting || request.job.status == model::JobStatus::running;
   run->running_reported = request.job.status == model::JobStatus::running;
   if (run->running_reported) run->follow_output();

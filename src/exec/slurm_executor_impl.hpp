@@ -49,8 +49,9 @@ class SlurmExecutor final : public Executor {
   void poll(const std::vector<RunPtr>& runs);
   void observe(SlurmRun& run, const SlurmJobRow& row);
   void observe_active(SlurmRun& run, const SlurmJobRow& row);
-  void report_running(SlurmRun& run, const SlurmJobRow& row);
+  void report_running(SlurmRun& run, const std::string& node);
   void observe_gone(SlurmRun& run);
+  void finish(SlurmRun& run, RunOutcome outcome);
   void end(SlurmRun& run, RunOutcome outcome);
   RunOutcome script_failure(SlurmRun& run, RunOutcome outcome);
 

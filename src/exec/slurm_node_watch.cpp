@@ -2,6 +2,7 @@
 // GPUs Slurm reports allocated beyond those of our own running jobs are
 // held by someone else (another user, an admin's reservation).
 #include "exec/slurm_executor_impl.hpp"
+#include "jgrid/exec/slurm_states.hpp"
 #include "jgrid/util/log.hpp"
 
 namespace jgrid::exec {
@@ -18,7 +19,7 @@ std::optional<std::map<std::string, int>> SlurmExecutor::our_running_gpus() {
   {
     std::lock_guard lock(m_mutex);
     for (const auto& [id, run] : m_runs)
-      if (run->submitted)
+      if (!run->slurm_id.empty())
         by_slurm_id[run->slurm_id] = {run->request.node.id,
                                       run->request.job.placement ? run->request.job.placement->gpu_count : 1};
   }
@@ -27,8 +28,7 @@ std::optional<std::map<std::string, int>> SlurmExecutor::our_running_gpus() {
   if (!rows) return std::nullopt;
   for (const auto& row : *rows) {
     auto ours = by_slurm_id.find(row.id);
-    std::string state = row.state.substr(0, row.state.find(' '));
-    if (ours != by_slurm_id.end() && (state == "RUNNING" || state == "COMPLETING" || state == "CONFIGURING"))
+    if (ours != by_slurm_id.end() && slurm_job_on_node(row.state))
       gpus[ours->second.first] += ours->second.second;
   }
   return gpus;
@@ -47,7 +47,7 @@ void SlurmExecutor::refresh_nodes() {
   for (const auto& slurm : *nodes) {
     const model::Node& node = slurm.node;
     if (!m_nodes.count(node.id)) continue;
-    NodeObservation observation{node.id, node.status, 0, "slurm state " + slurm.slurm_state};
+    NodeObservation observation{node.id, node.status, 0};
     if (!slurm.unusable.empty()) observation.status = model::NodeStatus::offline;
     if (observation.status == model::NodeStatus::busy) observation.status = model::NodeStatus::online;
     observation.gpus_held_elsewhere = std::max(0, node.gpu_count - node.gpus_free - (*ours)[node.id]);

@@ -33,12 +33,10 @@ struct SlurmRun {
   RunRequest request;
   RunSink& sink;
   LogSkip skip;                 // lines already stored (reattach): not reported again
-  std::string slurm_id;         // "" until sbatch answered; written by the tracker only
-  std::string slurm_state;      // last state seen
+  std::string slurm_id;         // "" until sbatch answered; guarded by the executor's mutex until then
   std::string held_reason;      // last pending reason reported
   bool starting_reported = false;
   bool running_reported = false;
-  bool submitted = false;       // sbatch returned an id
 
   std::mutex sink_mutex;
   bool stopped = false;         // guarded by sink_mutex

@@ -54,6 +54,10 @@ bool slurm_job_active(const std::string& state) {
   return false;
 }
 
+bool slurm_job_on_node(const std::string& state) {
+  return state == "RUNNING" || state == "COMPLETING" || state == "CONFIGURING";
+}
+
 RunOutcome slurm_outcome(const std::string& state, const std::string& exit_signal, int slurm_job_id) {
   std::string job = "Slurm job " + std::to_string(slurm_job_id);
   auto exit_code = slurm_exit_code(exit_signal);

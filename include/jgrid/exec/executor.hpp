@@ -89,7 +89,6 @@ struct NodeObservation {
   std::string node_id;
   model::NodeStatus status = model::NodeStatus::online;  // online, draining or offline
   int gpus_held_elsewhere = 0;  // allocated by others than this grid
-  std::string note;             // what the executor saw ("slurm state mixed+DRAIN")
 };
 
 // The engine's side of node observations; thread-safe.

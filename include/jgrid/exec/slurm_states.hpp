@@ -17,6 +17,10 @@ std::optional<int> slurm_exit_code(const std::string& exit_signal);
 // COMPLETING, REQUEUED, RESIZING, SUSPENDED): no outcome yet.
 bool slurm_job_active(const std::string& state);
 
+// True while the batch job holds its node (CONFIGURING, RUNNING,
+// COMPLETING): its GPUs are allocated to it.
+bool slurm_job_on_node(const std::string& state);
+
 // The end of a run from a final Slurm state and its "exit:signal":
 //   COMPLETED       → success, or NONZERO_EXIT when the exit status is not 0
 //   FAILED          → NONZERO_EXIT with the exit status

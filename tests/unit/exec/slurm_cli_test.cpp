@@ -10,7 +10,7 @@ TEST_CASE("exec::parse_squeue_rows reads padded --Format columns and wait status
       "12        |jgrid-job_01ABC     |RUNNING   |None      |n1        |0       \n"
       "13        |jgrid-job_01DEF     |PENDING   |Resources |          |0       \n"
       "14        |other               |FAILED    |NonZeroExitCode|n2    |768     \n"
-      "15        |jgrid-job_01GHI     |CANCELLED |None      |n1        |15      \n"
+      "15        |jgrid-job_01GHI     |CANCELLED by 0|None  |n1        |15      \n"
       "not a row\n"
       "x         |a|b|c|d|e\n";
   auto rows = parse_squeue_rows(text);
@@ -23,6 +23,7 @@ TEST_CASE("exec::parse_squeue_rows reads padded --Format columns and wait status
   CHECK(rows[1].reason == "Resources");
   CHECK(rows[1].nodes.empty());
   CHECK(rows[2].exit == "3:0");
+  CHECK(rows[3].state == "CANCELLED");
   CHECK(rows[3].exit == "0:15");
 }
 

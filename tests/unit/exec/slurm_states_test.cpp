@@ -56,3 +56,8 @@ TEST_CASE("exec::slurm_delay_code maps pending reasons", "[exec][slurm]") {
   CHECK(slurm_delay_code("BeginTime") == "QUEUE_DELAYED");
   CHECK(slurm_delay_code("JobHeldAdmin") == "QUEUE_DELAYED");
 }
+
+TEST_CASE("exec::slurm_job_on_node is true while the batch job holds its node", "[exec][slurm]") {
+  for (const char* state : {"CONFIGURING", "RUNNING", "COMPLETING"}) CHECK(slurm_job_on_node(state));
+  for (const char* state : {"PENDING", "SUSPENDED", "COMPLETED", "FAILED", ""}) CHECK_FALSE(slurm_job_on_node(state));
+}
