@@ -14,6 +14,7 @@ void print_banner(std::ostream& out, const BannerFacts& facts) {
   if (!facts.local_node.empty()) out << "  local node  " << facts.local_node << "\n";
   if (!facts.slurm.empty()) out << "  slurm       " << facts.slurm << "\n";
   if (!facts.clock.empty()) out << "  clock       " << facts.clock << "\n";
+  if (!facts.screening.empty()) out << "  screening   " << facts.screening << "\n";
 }
 
 void print_ready_line(std::ostream& out, const std::string& url) {

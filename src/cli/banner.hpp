@@ -17,6 +17,7 @@ struct BannerFacts {
   std::string local_node;  // what the local node is, or why there is none
   std::string clock;        // "virtual, seed 42" or "real ×60, seed 42"; "" prints no line
   std::string slurm;        // the Slurm nodes; "" prints no line
+  std::string screening;    // what screening reads about images and where unknown stacks go
 };
 
 void print_banner(std::ostream& out, const BannerFacts& facts);

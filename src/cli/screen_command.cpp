@@ -62,15 +62,16 @@ Result<exec::Fleet> catalog(const std::string& fleet) {
 screen::ImageMetadata screen_metadata(const exec::Fleet& fleet, const std::string& image) {
   const exec::ImageInfo* info = fleet.find_image(image);
   if (!info) return {};
-  return screen::ImageMetadata{info->labels, info->env, info->digest, true};
+  return screen::ImageMetadata{info->labels, info->env, info->digest, true, info->source};
 }
 
 std::string intent_text(const screen::Intent& intent) {
   if (intent.unknown_cuda_heavy) return "nvidia (no declared intent, looks CUDA-only: NVIDIA capacity only)";
   if (intent.explicit_rocm) return "amd + rocm (explicit ROCm intent)";
   if (intent.explicit_nvidia) return "nvidia + cuda (explicit NVIDIA intent)";
+  if (intent.unknown_stack) return "nvidia (no ROCm evidence: NVIDIA capacity only)";
   if (!intent.vendor.empty()) return intent.vendor + " (inferred from the image)";
-  return "any vendor (no intent declared)";
+  return "any vendor (no intent declared; the fleet lets unknown stacks use any vendor)";
 }
 
 std::string verdict_text(const screen::Screening& screening) {
@@ -109,12 +110,15 @@ int print(const screen::Screening& screening, const ScreenOptions& o) {
     out["intent"] = {{"gpu_vendor", screening.intent.vendor.empty() ? "any" : screening.intent.vendor},
                      {"runtime", screening.intent.runtime.empty() ? "auto" : screening.intent.runtime},
                      {"unknown_cuda_heavy", screening.intent.unknown_cuda_heavy},
+                     {"unknown_stack", screening.intent.unknown_stack},
+                     {"image_source", screening.intent.image_source},
                      {"confidence", screening.intent.confidence},
                      {"reasons", screening.intent.reasons}};
     std::cout << out.dump(2) << "\n";
   } else {
     print_table(screening, o.problems_only);
-    std::cout << "\nintent:  " << intent_text(screening.intent) << "\nverdict: " << verdict_text(screening) << "\n";
+    std::cout << "\nintent:  " << intent_text(screening.intent) << "\nimage:   " << screening.intent.image_source
+              << " (what screening read about the image)\nverdict: " << verdict_text(screening) << "\n";
   }
   return screening.blocked() ? k_exit_blocked : k_exit_ok;
 }
@@ -124,7 +128,8 @@ int run_screen(const ScreenOptions& o) {
   if (!spec) return fail(spec.error().message);
   auto fleet = catalog(o.fleet);
   if (!fleet) return fail(fleet.error().message);
-  return print(screen::screen(*spec, screen_metadata(*fleet, spec->image)), o);
+  screen::ScreenOptions options{fleet->unknown_stack_any_vendor};
+  return print(screen::screen(*spec, screen_metadata(*fleet, spec->image), options), o);
 }
 
 }  // namespace

@@ -3,12 +3,14 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "banner.hpp"
 #include "commands.hpp"
 #include "data_dir.hpp"
 #include "jgrid/api/callback_transport.hpp"
+#include "jgrid/api/registry_lookup.hpp"
 #include "jgrid/api/server.hpp"
 #include "jgrid/engine/engine.hpp"
 #include "jgrid/exec/sim_executor.hpp"
@@ -93,6 +95,35 @@ api::ServerOptions server_options(const ServeOptions& o, const DataDir& dir, std
   return options;
 }
 
+// Registry lookups: on unless turned off, or left on auto with a virtual
+// clock (a replay must not depend on what a registry answers today).
+bool registry_lookup_on(const ServeOptions& o, const util::Clock& clock) {
+  return o.registry_lookup == "on" || (o.registry_lookup == "auto" && !clock.is_virtual());
+}
+
+std::shared_ptr<exec::ImageLookup> image_lookup(const ServeOptions& o, const DataDir& dir) {
+  api::RegistryOptions registry;
+  registry.cache_dir = dir.path() / "registry-cache";
+  registry.insecure_hosts = o.insecure_registries;
+  registry.tag_ttl = std::chrono::seconds(o.registry_cache_ttl_s);
+  registry.fetch_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.registry_timeout_s * 1000));
+  return api::make_registry_lookup(std::move(registry));
+}
+
+std::string seconds_text(double seconds) {
+  std::ostringstream out;
+  out << seconds;
+  return out.str();
+}
+
+std::string screening_text(const ServeOptions& o, const exec::Fleet& fleet, bool lookups) {
+  std::string text = lookups ? "image metadata from registries (wait " + seconds_text(o.registry_wait_s) +
+                                   " s, cached in the data dir)"
+                             : "image metadata from the fleet file and local images only (registry lookup off)";
+  return text + (fleet.unknown_stack_any_vendor ? "; unknown stacks: any vendor (leaves the ROCm contract)"
+                                                : "; AMD only with ROCm evidence");
+}
+
 engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir, std::string callback_secret) {
   engine::EngineOptions options;
   options.data_dir = dir.path();
@@ -153,6 +184,8 @@ int serve(const ServeOptions& o) {
   if (!store) return serve_failed(k_exit_runtime, store.error().message);
 
   auto clock = make_clock(*fleet, o.clock, o.time_scale);
+  if (!o.unknown_stack.empty()) fleet->unknown_stack_any_vendor = o.unknown_stack == "any";
+  const bool lookups = registry_lookup_on(o, *clock);
   // Containers outlive a restart only where the next start can find their jobs.
   bool keep_containers = !dir->ephemeral() && store_opts.path != ":memory:";
   auto local = setup_local_node(o, dir->path(), keep_containers, clock);
@@ -164,7 +197,10 @@ int serve(const ServeOptions& o) {
   auto slurm = setup_slurm(o, *fleet, dir->path(), clock);
   if (!slurm) return serve_failed(k_exit_runtime, slurm.error().message);
   if (slurm->executor) executors["slurm"] = slurm->executor;
-  engine::Engine engine(**store, clock, *fleet, executors, engine_options(o, *dir, *callback_secret));
+  auto options = engine_options(o, *dir, *callback_secret);
+  if (lookups) options.image_lookup = image_lookup(o, *dir);
+  options.image_lookup_bound = std::chrono::milliseconds(static_cast<std::int64_t>(o.registry_wait_s * 1000));
+  engine::Engine engine(**store, clock, *fleet, executors, std::move(options));
   auto http_options = server_options(o, *dir, *secret);
   http_options.auth = std::move(*auth);
   api::Server server(engine, **store, std::move(http_options));
@@ -175,7 +211,7 @@ int serve(const ServeOptions& o) {
 
   print_banner(std::cout, {server.url(), persistence_text(store_opts, *dir), dir->path().string(), &*fleet,
                            executors_text(simulated_nodes, *local, *slurm), local->summary, clock_text(*clock, fleet->seed),
-                           slurm->summary});
+                           slurm->summary, screening_text(o, *fleet, lookups)});
   if (!is_loopback(o.host) && o.auth == "off")
     util::log(util::LogLevel::warn, "serve", "listening beyond loopback with auth off: anyone who can reach " +
                                                  o.host + " can submit jobs");

@@ -88,6 +88,7 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
   register_guard_options(command, o);
   register_local_options(command, o);
   register_slurm_options(command, o);
+  register_screening_options(command, o);
 }
 
 void register_guard_options(CLI::App& command, ServeOptions& o) {
@@ -142,6 +143,48 @@ void register_slurm_options(CLI::App& command, ServeOptions& o) {
                    "Do not check at start that the compute nodes see the data dir");
 }
 
+void register_screening_options(CLI::App& command, ServeOptions& o) {
+  command.add_option("--registry-lookup", o.registry_lookup,
+                     "Read labels and env of images the fleet does not list from their registry: auto (on with a "
+                     "real clock, off with a virtual one), on or off (offline)")
+      ->capture_default_str();
+  command.add_option("--registry-wait", o.registry_wait_s,
+                     "Seconds a submit or estimate waits for a registry; a job accepted past it is screened again "
+                     "before it runs")
+      ->capture_default_str();
+  command.add_option("--insecure-registry", o.insecure_registries,
+                     "A registry (host[:port]) spoken to over plain HTTP, e.g. a local one (repeatable)")
+      ->allow_extra_args(false);
+  command.add_option("--registry-cache-ttl", o.registry_cache_ttl_s,
+                     "Seconds a tag's digest is trusted before the registry is asked again (digests never expire)")
+      ->capture_default_str();
+  command.add_option("--registry-timeout", o.registry_timeout_s,
+                     "Seconds a registry may take to answer one request before the lookup gives up (the image is "
+                     "then screened by name only)")
+      ->capture_default_str();
+  command.add_option("--unknown-stack", o.unknown_stack,
+                     "Where GPU jobs with no ROCm evidence may run: nvidia (the contract) or any (leaves it: a CUDA "
+                     "build under a neutral name may land on AMD); default: the fleet file's screening.unknown_stack");
+}
+
+namespace {
+
+Status validate_screening(const ServeOptions& o) {
+  if (o.registry_lookup != "auto" && o.registry_lookup != "on" && o.registry_lookup != "off")
+    return invalid("--registry-lookup", "auto, on or off, got '" + o.registry_lookup + "'");
+  if (o.registry_wait_s < 0 || o.registry_wait_s > 60) return invalid("--registry-wait", "0..60 seconds");
+  if (o.registry_timeout_s < 1 || o.registry_timeout_s > 300) return invalid("--registry-timeout", "1..300 seconds");
+  if (o.registry_cache_ttl_s < 0) return invalid("--registry-cache-ttl", "a number of seconds >= 0");
+  for (const auto& host : o.insecure_registries)
+    if (host.empty() || host.find_first_of("/ ") != std::string::npos)
+      return invalid("--insecure-registry", "a host or host:port without scheme or path, got '" + host + "'");
+  if (!o.unknown_stack.empty() && o.unknown_stack != "nvidia" && o.unknown_stack != "any")
+    return invalid("--unknown-stack", "nvidia or any, got '" + o.unknown_stack + "'");
+  return Ok{};
+}
+
+}  // namespace
+
 Status validate(const ServeOptions& o) {
   if (o.port < 0 || o.port > 65535) return invalid("--port", "0..65535, got " + std::to_string(o.port));
   if (o.host.empty()) return invalid("--host", "an address such as 127.0.0.1");
@@ -164,6 +207,7 @@ Status validate(const ServeOptions& o) {
   if (o.ephemeral && !o.db.empty() && o.db != ":memory:")
     return invalid("--db", "no file path together with --ephemeral");
   if (auto guards = validate_guards(o); !guards) return guards;
+  if (auto screening = validate_screening(o); !screening) return screening;
   if (!o.slurm_engine.empty() && o.slurm_engine != "podman" && o.slurm_engine != "docker")
     return invalid("--slurm-engine", "podman or docker, got '" + o.slurm_engine + "'");
   return validate_local(o);

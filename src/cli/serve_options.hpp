@@ -61,6 +61,13 @@ struct ServeOptions {
   std::vector<std::string> slurm_engine_args;  // added to the fleet section's
   bool slurm_gpu_optional = false;
   bool slurm_skip_data_dir_check = false;
+  // What screening reads about an image (README "What screening reads about an image").
+  std::string registry_lookup = "auto";  // auto (on with a real clock) | on | off
+  double registry_wait_s = 2;            // how long submit and estimate wait for a lookup
+  std::vector<std::string> insecure_registries;  // host[:port] spoken to over plain HTTP
+  std::int64_t registry_cache_ttl_s = 3600;      // how long a tag's digest is trusted
+  double registry_timeout_s = 10;        // per registry request; then the lookup gives up
+  std::string unknown_stack;             // "": the fleet's screening.unknown_stack; nvidia | any
 };
 
 // Adds every serve option to `command` with its help text and default.
@@ -74,6 +81,9 @@ void register_local_options(CLI::App& command, ServeOptions& options);
 
 // The Slurm options (part of register_serve_options).
 void register_slurm_options(CLI::App& command, ServeOptions& options);
+
+// Image metadata and unknown-stack options (part of register_serve_options).
+void register_screening_options(CLI::App& command, ServeOptions& options);
 
 // Checks values CLI11 cannot (ranges, formats, combinations). Error
 // INVALID_OPTION with one line naming the option and what was expected.

@@ -26,7 +26,8 @@ Result<model::Job> Engine::cancel(const std::string& job_id, const std::string& 
 }
 
 model::Json Engine::estimate(const model::JobSpec& spec, model::Framing framing) const {
-  screen::Screening screening = screen_spec(m_impl->m_fleet, spec);
+  auto image = m_impl->read_image(spec.image, m_impl->m_options.image_lookup_bound);
+  screen::Screening screening = m_impl->screen_read(spec, image);
   route::RouteResult route;
   {
     std::lock_guard lock(m_impl->m_mutex);

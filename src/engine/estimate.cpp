@@ -29,6 +29,8 @@ Json classification(const model::JobSpec& spec, const screen::Intent& intent) {
               {"runtime", intent.runtime.empty() ? "auto" : intent.runtime},
               {"acceleration_requirement", "gpu"},
               {"confidence", intent.confidence},
+              {"unknown_stack", intent.unknown_stack},
+              {"image_source", intent.image_source},
               {"reasons", intent.reasons}};
   if (!spec.framework.empty()) out["framework"] = spec.framework;
   return out;

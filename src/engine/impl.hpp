@@ -11,6 +11,7 @@
 // m_store.flush() after releasing it. Executors are never called with the
 // mutex held (they call back into the sink from their own threads).
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -70,7 +71,26 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   void release_key(const SubmitRequest& request);
   Status check_inputs(const model::JobSpec& spec, const std::string& workspace) const;
   Result<SubmitResult> submit_new(const SubmitRequest& request);
-  Result<model::Job> commit_new_job(model::Job job, const screen::Screening& screening, const route::RouteResult& route);
+  Result<model::Job> commit_new_job(model::Job job, const screen::Screening& screening, const route::RouteResult& route,
+                                    bool image_pending);
+
+  // image_screening.cpp: metadata of images the fleet's catalog does not
+  // list, from the image lookup (registries). A job accepted while its
+  // lookup still ran is parked (queued, outside the queue) and screened
+  // again when the lookup ends: never run unscreened.
+  struct ImageRead {
+    screen::ImageMetadata metadata;
+    bool pending = false;  // the lookup outlived `bound`: metadata is the name only
+  };
+  ImageRead read_image(const std::string& image, std::chrono::milliseconds bound) const;
+  screen::Screening screen_read(const model::JobSpec& spec, const ImageRead& read) const;
+  void park_locked(LiveJob& live);
+  void watch_image(const std::string& job_id, const std::string& image);  // without the mutex
+  void image_read(const std::string& job_id);
+  void reject_locked(LiveJob& live, const std::string& message, const std::string& rule, store::WriteBatch& batch);
+  struct LookupGate;  // lookup threads reach the engine through it while it lives
+  void open_lookup_gate();
+  void close_lookup_gate();
 
   // scheduler.cpp
   void run_loop();
@@ -188,6 +208,7 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   std::int64_t m_last_tail_write_ms = 0;        // steady ms of the last periodic tail write
   std::int64_t m_log_backlog = 0;               // output bytes queued since the store was last waited for
   std::unique_ptr<CallbackSender> m_sender;     // set by start() when there is a transport
+  std::shared_ptr<LookupGate> m_lookup_gate;    // lookup threads reach the engine through it
   DelayTimers m_delay_timers;  // last: closed (a firing one finished) before the rest goes
 };
 

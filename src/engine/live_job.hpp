@@ -25,6 +25,7 @@ struct LiveJob {
   bool cancelling = false;          // cancel() owns it: executor calls are ignored
   bool tails_dirty = false;         // tails changed since the job doc was last written
   bool holds_gpus = false;          // its placement's GPUs are reserved in the node pool
+  bool awaiting_image = false;      // queued but out of the queue until its image's lookup ends (screened again then)
   std::int64_t ordinal = 0;         // order of the job's first event (event digest)
   int bypassed = 0;                 // later jobs placed on nodes this one waits for
   std::vector<std::uint32_t> fitting_classes;  // node classes it could use once GPUs free up (sorted)

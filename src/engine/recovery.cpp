@@ -27,6 +27,7 @@ void clear_run(model::Job& job) {
 // node with the previous process and are retried or failed. One durable
 // commit.
 Status Engine::Impl::start() {
+  open_lookup_gate();
   std::unique_lock lock(m_mutex);
   if (m_started) return Ok{};
   m_recorder.continue_after(m_store.counters().max_event_seq);
@@ -50,7 +51,11 @@ Status Engine::Impl::start() {
   m_loop = std::thread([this] { run_loop(); });
   start_callbacks_locked();
   m_ready = true;
+  std::vector<std::pair<std::string, std::string>> parked;  // job id, image
+  for (const auto& [id, live] : m_live)
+    if (live.awaiting_image) parked.emplace_back(id, live.job.spec->image);
   lock.unlock();
+  for (const auto& [id, image] : parked) watch_image(id, image);
   for (const auto& id : resumes) resume(id);
   // After the resumes: an executor then knows its runs when it first says
   // which GPUs of a node are held by others.
@@ -62,6 +67,7 @@ Status Engine::Impl::start() {
 
 void Engine::Impl::stop() {
   if (m_sender) m_sender->stop();  // before the mutex: its last record takes it
+  close_lookup_gate();             // likewise: a lookup's callback takes it
   {
     std::lock_guard lock(m_mutex);
     if (!m_started || m_stopping) return;
@@ -85,7 +91,9 @@ void Engine::Impl::stop() {
 void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::vector<std::string>& resumes) {
   const std::string id = job.id;
   LiveJob& live = m_live.emplace(id, LiveJob{std::move(job)}).first->second;
-  live.intent = screen_spec(m_fleet, live.job.spec).intent;
+  // No wait at a restart: a lookup still running parks a queued job again.
+  ImageRead image = read_image(live.job.spec->image, std::chrono::milliseconds(0));
+  live.intent = screen_read(*live.job.spec, image).intent;
   live.event_sequence = m_store.max_event_sequence(id);
   live.log_sequence = m_store.max_log_sequence(id);
   if (live.job.placement && hold_for_resume_locked(live)) {
@@ -100,6 +108,10 @@ void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::v
       [[fallthrough]];
     case model::JobStatus::queued:
       if (live.job.placement) break;  // held by a scheduler whose run cannot be resumed
+      if (image.pending && m_options.image_lookup) {
+        park_locked(live);
+        return;
+      }
       queue_job_locked(live);
       return;
     default:

@@ -25,7 +25,9 @@ Json intent_json(const screen::Intent& intent) {
   return {{"gpu_vendor", intent.vendor.empty() ? "any" : intent.vendor},
           {"runtime", intent.runtime.empty() ? "auto" : intent.runtime},
           {"confidence", intent.confidence},
-          {"unknown_cuda_heavy", intent.unknown_cuda_heavy}};
+          {"unknown_cuda_heavy", intent.unknown_cuda_heavy},
+          {"unknown_stack", intent.unknown_stack},
+          {"image_source", intent.image_source}};
 }
 
 }  // namespace
@@ -33,12 +35,21 @@ Json intent_json(const screen::Intent& intent) {
 screen::ImageMetadata image_metadata(const exec::Fleet& fleet, const std::string& image) {
   const exec::ImageInfo* info = fleet.find_image(image);
   if (!info) return {};
-  return screen::ImageMetadata{info->labels, info->env, info->digest, true};
+  return screen::ImageMetadata{info->labels, info->env, info->digest, true, info->source};
+}
+
+screen::ScreenOptions screen_options(const exec::Fleet& fleet) {
+  return screen::ScreenOptions{fleet.unknown_stack_any_vendor};
 }
 
 screen::Screening screen_spec(const exec::Fleet& fleet, const model::JobSpec& spec) {
+  return screen_with(spec, image_metadata(fleet, spec.image), screen_options(fleet));
+}
+
+screen::Screening screen_with(const model::JobSpec& spec, const screen::ImageMetadata& image,
+                              const screen::ScreenOptions& options) {
   auto started = std::chrono::steady_clock::now();
-  auto screening = screen::screen(spec, image_metadata(fleet, spec.image));
+  auto screening = screen::screen(spec, image, options);
   record_screening(screening, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   return screening;
 }

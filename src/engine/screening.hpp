@@ -17,8 +17,15 @@ namespace jgrid::engine {
 // catalog does not list it.
 screen::ImageMetadata image_metadata(const exec::Fleet& fleet, const std::string& image);
 
+// The fleet's screening choices (unknown_stack: any).
+screen::ScreenOptions screen_options(const exec::Fleet& fleet);
+
 // screen::screen() with the catalog's metadata for the spec's image.
 screen::Screening screen_spec(const exec::Fleet& fleet, const model::JobSpec& spec);
+
+// screen::screen() with the given metadata, counted in the screening metrics.
+screen::Screening screen_with(const model::JobSpec& spec, const screen::ImageMetadata& image,
+                              const screen::ScreenOptions& options);
 
 // SCREENING_REJECTED "screening blocked the workload: image.cuda_name, …",
 // details {blocked_checks: [rule ids], checks: [Check], fixes: [text]}.

@@ -14,6 +14,7 @@ Error capacity_error(const route::RouteResult& route, const screen::Intent& inte
                      {"route_status", "unavailable"},
                      {"gpu_vendor", intent.vendor.empty() ? "any" : intent.vendor},
                      {"unknown_cuda_heavy", intent.unknown_cuda_heavy},
+                     {"unknown_stack", intent.unknown_stack},
                      {"nodes_considered", nodes}});
 }
 
@@ -94,7 +95,8 @@ Status Engine::Impl::check_inputs(const model::JobSpec& spec, const std::string&
 // Screening, then the inputs, then whether the fleet could ever run it; only
 // then is anything stored.
 Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
-  screen::Screening screening = screen_spec(m_fleet, request.spec);
+  ImageRead image = read_image(request.spec.image, m_options.image_lookup_bound);
+  screen::Screening screening = screen_read(request.spec, image);
   if (screening.blocked()) return screening_error(screening);
   if (auto inputs = check_inputs(request.spec, request.workspace); !inputs) return inputs.error();
   route::RouteResult route;
@@ -102,11 +104,14 @@ Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
     std::lock_guard lock(m_mutex);
     route = route::place(route::RouteRequest{request.spec, screening.intent}, m_pool.index());
   }
-  if (route.status == route::RouteResult::Status::unavailable)
+  // A job whose image is still being looked up is judged when the lookup
+  // ends (the registry may show ROCm evidence the name lacks).
+  if (route.status == route::RouteResult::Status::unavailable && !image.pending)
     return capacity_error(route, screening.intent, m_fleet.nodes.size());
   double cost = cost_for(likely_price(route), request.spec.gpu_count, estimate_runtime(request.spec).expected_minutes);
-  auto job = commit_new_job(new_job(request, now(), cost), screening, route);
+  auto job = commit_new_job(new_job(request, now(), cost), screening, route, image.pending);
   if (!job) return job.error();
+  if (image.pending) watch_image(job->id, request.spec.image);
   return SubmitResult{std::move(*job), false};
 }
 
@@ -116,7 +121,7 @@ Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
 // A job that the submit's route already found waiting for capacity is noted
 // so in the same write (the scheduler would write it a second time).
 Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Screening& screening,
-                                                const route::RouteResult& route) {
+                                                const route::RouteResult& route, bool image_pending) {
   const std::string id = job.id;
   job.screening = screen::job_screening_json(screening);
   store::warm_job_encoding(job);  // here, in parallel with other submits, not on the writer thread
@@ -129,13 +134,16 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Sc
                       submitted_data(live.job, live.intent)});
     m_recorder.event(live, batch, screened_event(screening));
     m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node", {{"priority", live.job.spec->priority}}});
-    if (route.status == route::RouteResult::Status::queued) {
+    if (image_pending) {
+      park_locked(live);
+      stage_locked(live, batch);
+    } else if (route.status == route::RouteResult::Status::queued) {
       note_waiting_locked(live, route, batch);
     } else {
       stage_locked(live, batch);
     }
     enqueue_locked(std::move(batch));
-    if (!m_options.durable_submits) {
+    if (!m_options.durable_submits && !image_pending) {
       queue_job_locked(live);
       wake_locked();
       return live.job;
@@ -150,6 +158,7 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Sc
     return make_error("STORE_WRITE_FAILED", "committing job " + id + " failed: the store did not keep it");
   }
   if (!live) return std::move(*stored);  // cancelled while committing
+  if (live->awaiting_image) return live->job;  // queued by watch_image() once the lookup ends
   queue_job_locked(*live);
   wake_locked();
   return live->job;

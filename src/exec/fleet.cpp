@@ -70,6 +70,7 @@ Result<Fleet> load_fleet_files(const std::vector<std::string>& paths) {
       merged.seed = fleet->seed;
       merged.clock_mode = fleet->clock_mode;
       merged.clock_scale = fleet->clock_scale;
+      merged.unknown_stack_any_vendor = fleet->unknown_stack_any_vendor;
     }
     if (!merged.slurm) merged.slurm = fleet->slurm;
     for (std::size_t i = 0; i < fleet->images.size(); ++i) {

@@ -62,6 +62,15 @@ void read_clock(JsonChecker& checker, const Json& doc, Fleet& fleet) {
   fleet.clock_scale = checker.number(*clock, "clock", "scale", 1.0, 0, true);
 }
 
+void read_screening(JsonChecker& checker, const Json& doc, Fleet& fleet) {
+  const Json* screening = checker.object(doc, "", "screening");
+  if (!screening) return;
+  std::string unknown = checker.text(*screening, "screening", "unknown_stack", "nvidia");
+  if (unknown != "nvidia" && unknown != "any")
+    checker.fail("screening.unknown_stack", "nvidia or any", &screening->at("unknown_stack"));
+  fleet.unknown_stack_any_vendor = unknown == "any";
+}
+
 ImageInfo read_image(JsonChecker& checker, const Json& item, const std::string& path) {
   ImageInfo image;
   if (!item.is_object()) {
@@ -222,6 +231,7 @@ Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source) 
   if (checker.ok()) {
     fleet.seed = static_cast<std::uint64_t>(checker.integer(doc, "", "seed", 42, 0, LLONG_MAX));
     read_clock(checker, doc, fleet);
+    read_screening(checker, doc, fleet);
     read_images(checker, doc, fleet);
     read_pools(checker, doc, fleet);
     read_slurm_section(checker, doc, fleet);

@@ -90,7 +90,7 @@ std::vector<ImageInfo> local_image_catalog(const std::string& engine) {
     double size_mb = item.contains("Size") && item["Size"].is_number() ? item["Size"].get<double>() / 1e6 : 0;
     for (const Json& tag : item["RepoTags"])
       if (tag.is_string()) catalog.push_back(ImageInfo{tag.get<std::string>(), image->labels, image->env, image->digest,
-                                                       size_mb, nullptr});
+                                                       size_mb, nullptr, "local"});
   }
   return catalog;
 }

@@ -102,9 +102,24 @@ std::string explain_cuda_only(const RouteResult& result, const screen::Intent& i
          "; " + k_cuda_only_fix;
 }
 
+const std::string k_unknown_stack_fix =
+    "declare gpu_vendor: amd and runtime: rocm if the image is a ROCm build (or label it io.junglegrid.runtime=rocm), "
+    "or select an NVIDIA route on a fleet with NVIDIA capacity";
+
+// Without ROCm evidence a GPU job may not go to AMD (only NVIDIA capacity counts).
+std::string explain_unknown_stack(const RouteResult& result, const screen::Intent& intent, const FleetIndex& fleet) {
+  std::string why = intent.reasons.empty() ? "" : " (" + intent.reasons.front() + ")";
+  if (!fleet_has_stack(intent, fleet))
+    return "no NVIDIA node in the fleet, and a job without ROCm evidence is never placed on AMD" + why + ": " +
+           k_unknown_stack_fix;
+  return "no NVIDIA node in the fleet can run this job without ROCm evidence" + why + ": " + result.filtered + "; " +
+         k_unknown_stack_fix;
+}
+
 std::string explain_unavailable(const RouteResult& result, const Demand& d, const FleetIndex& fleet) {
   if (fleet.size() == 0) return "no node in the fleet: add capacity";
   if (d.intent.unknown_cuda_heavy) return explain_cuda_only(result, d.intent, fleet);
+  if (d.intent.unknown_stack) return explain_unknown_stack(result, d.intent, fleet);
   if (!d.intent.vendor.empty() && !fleet_has_stack(d.intent, fleet))
     return "no " + stack_name(d.intent) + " node in the fleet: declare a different route or add capacity";
   return "no node in the fleet can run this job: " + result.filtered;

@@ -165,8 +165,9 @@ RouteResult place(const RouteRequest& request, const FleetIndex& fleet) {
 }
 
 std::string route_key(const model::JobSpec& spec, const screen::Intent& intent) {
-  // The CUDA-only explanation quotes the intent's first reason.
-  std::string cuda_heavy = intent.unknown_cuda_heavy && !intent.reasons.empty() ? intent.reasons.front() : "";
+  // The CUDA-only and unknown-stack explanations quote the intent's first reason.
+  bool quoted = intent.unknown_cuda_heavy || intent.unknown_stack;
+  std::string cuda_heavy = quoted && !intent.reasons.empty() ? intent.reasons.front() : "";
   std::string key = intent.vendor + '|' + intent.runtime + '|' + cuda_heavy + '|' + std::to_string(spec.gpu_count) +
                     '|' + optional_text(spec.min_vram_gb) + '|' + optional_text(spec.model_size_gb) + '|' +
                     spec.gpu_type + '|' + spec.gpu_class + '|' + spec.optimize_for + '|';

@@ -25,7 +25,7 @@ constexpr std::string_view k_attach_fix = "drop the NVIDIA device flag: the grid
 constexpr std::array<std::string_view, 3> k_nvidia_paths = {"/dev/nvidia", "/usr/local/cuda", "/proc/driver/nvidia"};
 
 Evidence command_evidence(std::string found, std::string_view fix = {}) {
-  return Evidence{"command", std::move(found), fix};
+  return Evidence{"command", std::move(found), std::string(fix)};
 }
 
 const Tool* find_tool(std::string_view word) {

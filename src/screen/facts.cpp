@@ -2,8 +2,8 @@
 
 namespace jgrid::screen {
 
-Facts gather_facts(const model::JobSpec& spec, const ImageMetadata& image) {
-  Facts facts{spec, image, parse_image_ref(spec.image), join_command(spec.command)};
+Facts gather_facts(const model::JobSpec& spec, const ImageMetadata& image, const ScreenOptions& options) {
+  Facts facts{spec, image, options, parse_image_ref(spec.image), join_command(spec.command)};
   facts.cuda_name = image_cuda_name(facts.ref);
   facts.rocm_name = image_rocm_name(facts.ref);
   facts.cuda_metadata = image_cuda_metadata(image);
@@ -14,6 +14,7 @@ Facts gather_facts(const model::JobSpec& spec, const ImageMetadata& image) {
   facts.env_nvidia = env_nvidia(spec.environment);
   facts.declarations = job_declarations(spec);
   facts.intent = derive_intent(facts);
+  facts.intent.image_source = metadata_source(image);
   return facts;
 }
 

@@ -37,6 +37,7 @@ std::vector<Declaration> job_declarations(const model::JobSpec& spec);
 struct Facts {
   const model::JobSpec& spec;
   const ImageMetadata& image;
+  ScreenOptions options;
   ImageRef ref;
   std::string command;  // command and args joined
   Evidence cuda_name, rocm_name, cuda_metadata, rocm_metadata;
@@ -45,7 +46,7 @@ struct Facts {
   Intent intent;
 };
 
-Facts gather_facts(const model::JobSpec& spec, const ImageMetadata& image);
+Facts gather_facts(const model::JobSpec& spec, const ImageMetadata& image, const ScreenOptions& options = {});
 // Intent from the signals of `facts` (its intent member is not read).
 Intent derive_intent(const Facts& facts);
 // The first piece of evidence that the image or command is CUDA-only.

@@ -1,5 +1,6 @@
 #include <array>
 
+#include "screen/known_images.hpp"
 #include "screen/signals.hpp"
 
 namespace jgrid::screen {
@@ -18,6 +19,17 @@ bool has_suffix_digits(std::string_view token, std::string_view prefix) {
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 Evidence image_evidence(std::string found) { return Evidence{"image", std::move(found), {}}; }
+
+Evidence known_family_evidence(const KnownImageFamily& family) {
+  std::string found(family.family);
+  found += "'s published image is a CUDA build (" + std::string(family.cuda_source) + ")";
+  std::string fix = family.rocm_image.empty()
+                        ? "no ROCm build of " + std::string(family.family) +
+                              " is published: build the image from a ROCm base (e.g. rocm/dev-ubuntu-22.04)"
+                        : "use " + std::string(family.rocm_image) + ", the ROCm build of " + std::string(family.family) +
+                              " (" + std::string(family.rocm_source) + ")";
+  return Evidence{"image", std::move(found), std::move(fix)};
+}
 
 // The first token of `part` accepted by `accept`, or empty.
 template <typename F>
@@ -48,7 +60,9 @@ bool is_cuda_token(std::string_view token) {
 
 bool is_rocm_token(std::string_view token) { return has_suffix_digits(token, "rocm"); }
 
-Evidence image_cuda_name(const ImageRef& ref) {
+namespace {
+
+Evidence cuda_name_signal(const ImageRef& ref) {
   if (iequals(ref.registry, "nvcr.io")) return image_evidence("registry nvcr.io (NVIDIA NGC)");
   if (ref.docker_hub() && istarts_with(ref.repository, "nvidia/"))
     return image_evidence("repository " + std::string(ref.repository));
@@ -59,6 +73,19 @@ Evidence image_cuda_name(const ImageRef& ref) {
   if (is_cuda_gpu_tag_project(ref) && !first_token(ref.tag, is_gpu_token).empty())
     return image_evidence(std::string(ref.repository) + " with a gpu tag is a CUDA build");
   return {};
+}
+
+}  // namespace
+
+Evidence image_cuda_name(const ImageRef& ref) {
+  Evidence signal = cuda_name_signal(ref);
+  if (image_rocm_name(ref)) return signal;  // a ROCm tag of a listed family is its ROCm build
+  const KnownImageFamily* family = find_known_cuda_image(ref);
+  if (!family) return signal;
+  Evidence known = known_family_evidence(*family);
+  if (!signal) return known;
+  signal.fix = std::move(known.fix);  // the name says CUDA already; the table knows the ROCm build
+  return signal;
 }
 
 Evidence image_rocm_name(const ImageRef& ref) {

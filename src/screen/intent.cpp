@@ -60,9 +60,14 @@ void infer(Intent& intent, const Facts& facts) {
   } else if (facts.rocm_name) {
     intent.reasons.push_back("image name says ROCm: " + facts.rocm_name.found);
     settle(intent, "amd", "medium");
-  } else {
-    intent.reasons.push_back("no GPU vendor, runtime or framework declared");
+  } else if (facts.options.unknown_stack_any_vendor) {
+    intent.reasons.push_back("no GPU vendor, runtime or framework declared; the fleet lets unknown stacks use any vendor");
     settle(intent, "", "low");
+  } else {
+    intent.unknown_stack = true;
+    intent.reasons.push_back("no GPU vendor, runtime or framework declared and nothing about the image (" +
+                             metadata_source(facts.image) + ") says ROCm: NVIDIA capacity only");
+    settle(intent, "nvidia", "low");
   }
 }
 

@@ -54,15 +54,16 @@ Check image_cuda_name(const Facts& facts) {
   if (!facts.intent.explicit_rocm) return pass("image", k_not_rocm);
   if (!facts.cuda_name) return pass("image", "image name says nothing of CUDA");
   return block("image", "image " + facts.spec.image + " names a CUDA build: " + facts.cuda_name.found,
-               rocm_image_fix(facts.ref));
+               facts.cuda_name.fix.empty() ? rocm_image_fix(facts.ref) : facts.cuda_name.fix);
 }
 
 Check image_cuda_metadata(const Facts& facts) {
   if (!facts.intent.explicit_rocm) return pass("image", k_not_rocm);
-  if (!facts.image.known) return pass("image", "no image metadata known locally");
-  if (!facts.cuda_metadata) return pass("image", "image labels and env say nothing of CUDA");
+  if (!facts.image.known) return pass("image", "no image metadata known (name only)");
+  std::string source = " (" + metadata_source(facts.image) + ")";
+  if (!facts.cuda_metadata) return pass("image", "image labels and env say nothing of CUDA" + source);
   return block(facts.cuda_metadata.field,
-               "image " + facts.spec.image + " is a CUDA build: " + facts.cuda_metadata.found,
+               "image " + facts.spec.image + " is a CUDA build: " + facts.cuda_metadata.found + source,
                "rebuild the image from a ROCm base (e.g. rocm/dev-ubuntu-22.04 or rocm/pytorch)");
 }
 
@@ -139,7 +140,7 @@ Check intent_unknown_cuda_heavy(const Facts& facts) {
 }
 
 // Table order is the order of Screening::checks and rule_ids().
-constexpr std::array<Rule, 17> k_rules = {{
+constexpr std::array<Rule, 18> k_rules = {{
     {"intent.conflict", intent_conflict},
     {"gpu.required", gpu_required},
     {"image.cuda_name", image_cuda_name},
@@ -152,6 +153,7 @@ constexpr std::array<Rule, 17> k_rules = {{
     {"framework.cuda_only", framework_cuda_only},
     {"image.rocm_on_nvidia", image_rocm_on_nvidia},
     {"intent.unknown_cuda_heavy", intent_unknown_cuda_heavy},
+    {"intent.no_rocm_evidence", check_intent_no_rocm_evidence},
     {"env.cuda_visible_devices", check_env_cuda_visible_devices},
     {"command.torch_cuda", check_command_torch_cuda},
     {"framework.unknown", check_framework_unknown},

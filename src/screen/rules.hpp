@@ -28,6 +28,7 @@ Check check_env_cuda_visible_devices(const Facts& facts);
 Check check_command_torch_cuda(const Facts& facts);
 Check check_framework_unknown(const Facts& facts);
 Check check_image_unknown_stack(const Facts& facts);
+Check check_intent_no_rocm_evidence(const Facts& facts);
 Check check_env_hsa_override(const Facts& facts);
 
 }  // namespace jgrid::screen

@@ -42,8 +42,13 @@ std::vector<Check> Screening::warnings() const {
   return out;
 }
 
-Screening screen(const model::JobSpec& spec, const ImageMetadata& image) {
-  Facts facts = gather_facts(spec, image);
+std::string metadata_source(const ImageMetadata& image) {
+  if (image.source.empty()) return "name only";
+  return image.known || image.source.rfind("name only", 0) == 0 ? image.source : "name only";
+}
+
+Screening screen(const model::JobSpec& spec, const ImageMetadata& image, const ScreenOptions& options) {
+  Facts facts = gather_facts(spec, image, options);
   Screening out;
   out.checks.reserve(rule_table().size());
   for (const Rule& rule : rule_table()) {
@@ -54,8 +59,8 @@ Screening screen(const model::JobSpec& spec, const ImageMetadata& image) {
   return out;
 }
 
-Intent detect_intent(const model::JobSpec& spec, const ImageMetadata& image) {
-  return gather_facts(spec, image).intent;
+Intent detect_intent(const model::JobSpec& spec, const ImageMetadata& image, const ScreenOptions& options) {
+  return gather_facts(spec, image, options).intent;
 }
 
 nlohmann::json check_to_json(const Check& check) {

@@ -15,7 +15,7 @@ namespace jgrid::screen {
 struct Evidence {
   std::string field;     // "image", "image.env.CUDA_VERSION", "command", "environment.KEY", ...
   std::string found;     // what matched, for messages: "tag token cu121", "nvidia-smi"
-  std::string_view fix;  // fix text when the finder knows a specific one
+  std::string fix;       // fix text when the finder knows a specific one
   explicit operator bool() const { return !found.empty(); }
 };
 
@@ -26,8 +26,10 @@ using Env = std::map<std::string, std::string>;
 bool is_cuda_token(std::string_view token);
 bool is_rocm_token(std::string_view token);
 
-// nvcr.io, Docker Hub nvidia/*, CUDA tokens in repository or tag, or a `gpu`
-// tag of a known CUDA-only project (tensorflow/tensorflow:*-gpu ...).
+// nvcr.io, Docker Hub nvidia/*, CUDA tokens in repository or tag, a `gpu`
+// tag of a known CUDA-only project (tensorflow/tensorflow:*-gpu ...), or,
+// when nothing in the name says ROCm, a well-known image family whose
+// default build is CUDA (known_images.hpp; the fix names its ROCm build).
 Evidence image_cuda_name(const ImageRef& ref);
 Evidence image_rocm_name(const ImageRef& ref);
 // Labels com.nvidia.*, io.junglegrid.runtime=cuda; env NVIDIA_REQUIRE_CUDA,

@@ -41,8 +41,25 @@ Check check_image_unknown_stack(const Facts& facts) {
   if (facts.spec.image.empty()) return pass("image", "no image to check");
   if (facts.rocm_name || facts.rocm_metadata) return pass("image", "image says ROCm");
   if (facts.cuda_name || facts.cuda_metadata) return pass("image", "image stack is known (CUDA)");
-  return warn("image", "image " + facts.spec.image + " does not say which GPU stack it carries",
+  return warn("image",
+              "image " + facts.spec.image + " does not say which GPU stack it carries (read: " +
+                  metadata_source(facts.image) + ")",
               "verify the image contains the ROCm user-space stack (label it io.junglegrid.runtime=rocm to say so)");
+}
+
+Check check_intent_no_rocm_evidence(const Facts& facts) {
+  const Intent& intent = facts.intent;
+  if (intent.explicit_rocm || intent.explicit_nvidia) return pass("intent", "GPU intent declared");
+  if (intent.unknown_cuda_heavy) return pass("intent", "the workload looks CUDA-only (intent.unknown_cuda_heavy)");
+  if (facts.rocm_name) return pass("image", "image name says ROCm: " + facts.rocm_name.found);
+  std::string read = "image " + facts.spec.image + " (" + metadata_source(facts.image) + ")";
+  if (!intent.unknown_stack)
+    return pass("intent", "no ROCm evidence in " + read + ", and the fleet lets unknown stacks use any vendor");
+  return warn("intent",
+              "no GPU vendor or runtime declared and nothing in " + read +
+                  " says ROCm: the job is routed to NVIDIA capacity only",
+              "declare gpu_vendor: amd and runtime: rocm if the image is a ROCm build (or label it "
+              "io.junglegrid.runtime=rocm), or gpu_vendor: nvidia");
 }
 
 Check check_env_hsa_override(const Facts& facts) {

@@ -88,7 +88,7 @@ TEST_CASE("api estimate returns every field of api.md §2.1 for the ROCm example
   CHECK(screening["blocked_checks"] == Json::array());
   CHECK(screening["warnings"] == Json::array());
   CHECK(screening["fixes"].is_array());
-  REQUIRE(screening["checks"].size() == 17);
+  REQUIRE(screening["checks"].size() == 18);
   for (const auto& check : screening["checks"]) {
     for (auto key : {"rule", "status", "field", "message", "fix"}) CHECK(check[key].is_string());
     CHECK(check["status"] == "pass");
@@ -264,7 +264,7 @@ TEST_CASE("api submit screens: the example passes every rule, a CUDA image or nv
   const Json& details = cuda.json["error"]["details"];
   CHECK(cuda.json["error"]["code"] == "SCREENING_REJECTED");
   CHECK(contains(details["blocked_checks"].get<std::vector<std::string>>(), "image.cuda_name"));
-  CHECK(details["checks"].size() == 17);
+  CHECK(details["checks"].size() == 18);
   CHECK(details["fixes"][0].get<std::string>().find("rocm/pytorch") != std::string::npos);
 
   auto smi = server.post("/v1/jobs", patched(rocm_example(), {{"command", {"nvidia-smi"}}}));

@@ -45,6 +45,7 @@
 #include "jgrid/engine/callback_transport.hpp"
 #include "jgrid/exec/executor.hpp"
 #include "jgrid/exec/fleet.hpp"
+#include "jgrid/exec/image_lookup.hpp"
 #include "jgrid/model/job.hpp"
 #include "jgrid/model/job_input.hpp"
 #include "jgrid/model/node.hpp"
@@ -73,6 +74,12 @@ struct EngineOptions {
   // API's promise before a 202). false: the job is queued to the store and
   // scheduled at once; for batch simulation, whose store dies with it.
   bool durable_submits = true;
+  // Metadata of images the fleet's catalog does not list (registries);
+  // null: such images are screened by name only. submit and estimate wait at
+  // most image_lookup_bound for it; a job accepted past the bound waits,
+  // queued, for the lookup to end and is screened again before it runs.
+  std::shared_ptr<exec::ImageLookup> image_lookup;
+  std::chrono::milliseconds image_lookup_bound{2000};
 };
 
 struct SubmitRequest {

@@ -20,6 +20,7 @@ struct ImageInfo {
   std::string digest;
   double size_mb = 500;
   nlohmann::json sim;  // default fake-run behaviour for jobs on this image, or null
+  std::string source = "catalog";  // "catalog" (fleet file) or "local" (this machine's container engine)
 };
 
 // Failure rates of one pool (sim.md §4, set in the fleet file's `faults`).
@@ -49,6 +50,10 @@ struct Fleet {
   // The `slurm` section: the nodes of a Slurm cluster join the fleet
   // (`serve` reads them at start). A file with it may leave out `pools`.
   std::optional<SlurmOptions> slurm;
+  // `screening.unknown_stack: any`: GPU jobs with no ROCm evidence and
+  // nothing CUDA-only may use any vendor. Default false: NVIDIA only, as the
+  // ROCm contract wants (AMD capacity only with ROCm evidence).
+  bool unknown_stack_any_vendor = false;
 
   // The catalog entry for `ref` (exact match), or nullptr.
   const ImageInfo* find_image(const std::string& ref) const;
@@ -69,7 +74,7 @@ Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source);
 Result<Fleet> load_fleet_file(const std::string& path);
 
 // Loads several fleet files into one fleet: pools and images in file order;
-// seed, clock and the slurm section from the first file that has them. Errors INVALID_FLEET as above, or a
+// seed, clock, screening and the slurm section from the first file that has them. Errors INVALID_FLEET as above, or a
 // pool name / image reference given by two files ("b.yaml: pools[0].name:
 // expected a unique pool name (a.yaml has it already)"). Nothing is
 // returned half-loaded.

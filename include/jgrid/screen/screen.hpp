@@ -17,17 +17,24 @@
 //   framework.cuda_only      block  ROCm intent + a known CUDA-only framework hint
 //   image.rocm_on_nvidia     block  NVIDIA intent + image is ROCm by name, label or env
 //   intent.unknown_cuda_heavy warn  no intent + image or command looks CUDA-only
+//   intent.no_rocm_evidence  warn   no intent + nothing says ROCm: NVIDIA capacity only
 //   env.cuda_visible_devices warn   ROCm intent + CUDA_VISIBLE_DEVICES (HIP honours it)
 //   command.torch_cuda       warn   ROCm intent + torch.cuda in the command (ROCm PyTorch keeps it)
 //   framework.unknown        warn   framework hint none of rocm.md §1's lists
 //   image.unknown_stack      warn   ROCm intent + image whose stack cannot be told
 //   env.hsa_override         warn   HSA_OVERRIDE_GFX_VERSION set (any intent)
-// A rule that does not apply yields `pass`. The last five never block.
+// A rule that does not apply yields `pass`. The last seven never block.
 //
 // intent.unknown_cuda_heavy is a warning, not a block: such a job is valid,
 // it is only restricted to NVIDIA capacity (Intent::unknown_cuda_heavy and
 // Intent::vendor == "nvidia" tell the router); the submit path turns "no
 // NVIDIA capacity on the fleet" into 503 CAPACITY_UNAVAILABLE, not 422.
+//
+// AMD only with ROCm evidence: a job that neither declares a stack nor
+// carries ROCm in its image's name or metadata is unknown-stack
+// (Intent::unknown_stack) and goes to NVIDIA capacity only, like a
+// CUDA-heavy one, unless ScreenOptions::unknown_stack_any_vendor restores
+// "any vendor" (a fleet's choice that leaves the contract).
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -37,13 +44,28 @@
 
 namespace jgrid::screen {
 
-// What a container engine's `image inspect` or the fleet's image catalog
-// says about the job's image. known == false: nothing is known (labels and
-// env are then empty and only the image name is screened).
+// What a container engine's `image inspect`, the fleet's image catalog or
+// the image's registry says about the job's image. known == false: nothing
+// is known (labels and env are then empty and only the image name is
+// screened).
 struct ImageMetadata {
   std::map<std::string, std::string> labels, env;
   std::string digest;
   bool known = false;
+  // Where labels and env came from: "catalog", "local" or "registry"; when
+  // !known, "name only" with why in parentheses ("name only (registry:
+  // manifest not found)") or empty.
+  std::string source;
+};
+
+// image.source when known; else "name only", with its reason when it has one.
+std::string metadata_source(const ImageMetadata& image);
+
+// Screening choices a fleet makes.
+struct ScreenOptions {
+  // Unknown-stack GPU jobs may go to any vendor (leaves the contract:
+  // a CUDA build under a neutral name can then land on AMD).
+  bool unknown_stack_any_vendor = false;
 };
 
 // One rule's verdict (api.md §2.1 Check).
@@ -71,6 +93,10 @@ struct Intent {
   bool explicit_nvidia = false;
   // No explicit intent and the image or command looks CUDA-only.
   bool unknown_cuda_heavy = false;
+  // No explicit intent, nothing CUDA-only and nothing that says ROCm: routed
+  // to NVIDIA capacity only (vendor "nvidia") unless the options say any.
+  bool unknown_stack = false;
+  std::string image_source = "name only";  // metadata_source() of what was read
   std::vector<std::string> reasons;  // one line per signal that decided it
   std::string confidence = "low";    // "high": explicit; "medium": inferred from names; "low": unknown/contradictory
 };
@@ -88,10 +114,10 @@ struct Screening {
 };
 
 // Runs every rule. `image` may be default-constructed (unknown image).
-Screening screen(const model::JobSpec& spec, const ImageMetadata& image);
+Screening screen(const model::JobSpec& spec, const ImageMetadata& image, const ScreenOptions& options = {});
 
 // The intent part of screen() alone.
-Intent detect_intent(const model::JobSpec& spec, const ImageMetadata& image);
+Intent detect_intent(const model::JobSpec& spec, const ImageMetadata& image, const ScreenOptions& options = {});
 
 // {rule, status, field, message, fix}.
 nlohmann::json check_to_json(const Check& check);

@@ -130,10 +130,17 @@ TEST_CASE("engine::estimate_body classifies from the screener's intent", "[engin
   CHECK(body["warnings"][0].get<std::string>().rfind("intent.unknown_cuda_heavy: ", 0) == 0);
   CHECK(body["screening"]["warnings"][0]["rule"] == "intent.unknown_cuda_heavy");
 
+  // No ROCm evidence: NVIDIA capacity only, so an AMD-only fleet cannot take it.
   auto none = estimate_for(make_spec(""), {make_node("mi300x-1", "amd", 8)});
-  CHECK(none["classification"]["gpu_vendor"] == "any");
-  CHECK(none["classification"]["runtime"] == "auto");
+  CHECK(none["classification"]["gpu_vendor"] == "nvidia");
+  CHECK(none["classification"]["runtime"] == "cuda");
   CHECK(none["classification"]["confidence"] == "low");
+  CHECK(none["classification"]["unknown_stack"] == true);
+  CHECK(none["classification"]["image_source"] == "name only");
+  CHECK(none["can_submit"] == false);
+  CHECK(none["explanation"].get<std::string>().find("never placed on AMD") != std::string::npos);
+  CHECK(none["explanation"].get<std::string>().find("declare gpu_vendor: amd and runtime: rocm") != std::string::npos);
+  CHECK(none["screening"]["warnings"][0]["rule"] == "intent.no_rocm_evidence");
 }
 
 TEST_CASE("engine::estimate lists every node with its reasons when the job cannot be placed now", "[engine][rocm]") {
@@ -166,7 +173,8 @@ TEST_CASE("engine::estimate works without an image", "[engine]") {
   spec.workload_type = model::WorkloadType::training;
   auto body = f.engine->estimate(spec, model::Framing::plain);
   CHECK(body["can_submit"] == true);
-  CHECK(body["classification"]["gpu_vendor"] == "any");
+  CHECK(body["classification"]["gpu_vendor"] == "nvidia");  // nothing says ROCm
   CHECK(body["routing"]["candidates"].size() == 2);
-  CHECK(body["candidate_count"] == 2);
+  CHECK(body["candidate_count"] == 1);
+  CHECK(body["routing"]["selected_node_id"] == "node_h100-1");
 }

@@ -97,11 +97,41 @@ TEST_CASE("screen::detect_intent: no declaration infers from the image and comma
   CHECK(rocm.vendor == "amd");
   CHECK(rocm.confidence == "medium");
 
+  // AMD only with ROCm evidence: nothing says ROCm -> NVIDIA capacity only.
   Intent unknown = detect_intent(undeclared_request(), {});
-  CHECK(unknown.vendor.empty());
-  CHECK(unknown.runtime.empty());
+  CHECK(unknown.unknown_stack);
+  CHECK(unknown.vendor == "nvidia");
+  CHECK(unknown.runtime == "cuda");
   CHECK_FALSE(unknown.unknown_cuda_heavy);
   CHECK(unknown.confidence == "low");
+  CHECK(unknown.image_source == "name only");
+  CHECK_FALSE(rocm.unknown_stack);
+  CHECK_FALSE(cuda.unknown_stack);
+}
+
+TEST_CASE("screen::detect_intent: a fleet may let unknown stacks use any vendor", "[screen]") {
+  Intent any = detect_intent(undeclared_request(), {}, ScreenOptions{true});
+  CHECK_FALSE(any.unknown_stack);
+  CHECK(any.vendor.empty());
+  CHECK(any.runtime.empty());
+  // The option changes nothing for CUDA-looking or ROCm-named images.
+  CHECK(detect_intent(undeclared_request("nvcr.io/nvidia/pytorch:24.01-py3"), {}, ScreenOptions{true}).vendor ==
+        "nvidia");
+  CHECK(detect_intent(undeclared_request("rocm/pytorch:latest"), {}, ScreenOptions{true}).vendor == "amd");
+}
+
+TEST_CASE("screen::detect_intent: ROCm image metadata is ROCm evidence, whatever its source", "[screen]") {
+  ImageMetadata labelled{{{"io.junglegrid.runtime", "rocm"}}, {}, "sha256:1", true, "registry"};
+  Intent intent = detect_intent(undeclared_request("ghcr.io/acme/app:1.0"), labelled);
+  CHECK(intent.explicit_rocm);
+  CHECK_FALSE(intent.unknown_stack);
+  CHECK(intent.vendor == "amd");
+  CHECK(intent.image_source == "registry");
+  ImageMetadata plain{{}, {{"PATH", "/usr/bin"}}, "sha256:2", true, "local"};
+  Intent unknown = detect_intent(undeclared_request("ghcr.io/acme/app:1.0"), plain);
+  CHECK(unknown.unknown_stack);
+  CHECK(unknown.image_source == "local");
+  CHECK(unknown.reasons.back().find("nothing about the image (local) says ROCm") != std::string::npos);
 }
 
 TEST_CASE("screen::detect_intent: vendor any and runtime auto declare nothing", "[screen]") {

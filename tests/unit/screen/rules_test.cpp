@@ -40,7 +40,7 @@ const std::vector<RuleCase> k_rule_cases = {
     {"nvidia/cuda with AMD intent", "image.cuda_name", "block", Base::rocm,
      with_image("nvidia/cuda:12.4.0-runtime-ubuntu22.04"), "image", "rocm/pytorch"},
     {"nvcr.io image with AMD intent names rocm/pytorch", "image.cuda_name", "block", Base::rocm,
-     with_image("nvcr.io/nvidia/pytorch:24.01-py3"), "image", "use a ROCm image instead, e.g. rocm/pytorch"},
+     with_image("nvcr.io/nvidia/pytorch:24.01-py3"), "image", "use rocm/pytorch, the ROCm build of NGC PyTorch"},
     {"cuda and cudnn tag tokens", "image.cuda_name", "block", Base::rocm,
      with_image("pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime")},
     {"cu121 tag token", "image.cuda_name", "block", Base::rocm, with_image("ghcr.io/acme/app:cu121")},

@@ -64,10 +64,10 @@ TEST_CASE("screen::screen yields one check per rule, in rule_ids order", "[scree
   REQUIRE(screening.checks.size() == rule_ids().size());
   for (std::size_t i = 0; i < rule_ids().size(); ++i) CHECK(screening.checks[i].rule == rule_ids()[i]);
   std::set<std::string> unique(rule_ids().begin(), rule_ids().end());
-  CHECK(unique.size() == 17);
+  CHECK(unique.size() == 18);
   for (auto id : {"intent.conflict", "gpu.required", "image.cuda_name", "image.cuda_metadata", "command.nvidia_tool",
                   "command.cuda_wheels", "env.nvidia", "path.nvidia_device", "labels.nvidia", "framework.cuda_only",
-                  "image.rocm_on_nvidia", "intent.unknown_cuda_heavy"})
+                  "image.rocm_on_nvidia", "intent.unknown_cuda_heavy", "intent.no_rocm_evidence"})
     CHECK(unique.count(id) == 1);
 }
 
