@@ -156,7 +156,9 @@ constexpr const char* k_schemas = R"json({
         "warnings": {"type": "array"}, "fixes": {"type": "array"}}},
       "classification": {"type": "object", "properties": {"workload_type": {"type": "string"},
         "requires_gpu": {"type": "boolean"}, "gpu_vendor": {"type": "string"}, "runtime": {"type": "string"},
-        "framework": {"type": "string"}, "confidence": {"type": "string"}, "reasons": {"type": "array"}}},
+        "framework": {"type": "string"}, "confidence": {"type": "string"}, "reasons": {"type": "array"},
+        "unknown_stack": {"type": "boolean"},
+        "image_source": {"type": "string", "description": "What screening read about the image: catalog, local, registry, or name only (with why)"}}},
       "routing": {"type": "object", "properties": {
         "route_status": {"enum": ["available", "queued", "unavailable"]},
         "selected_accelerator": {"type": "string"}, "selected_node_id": {"type": "string"},

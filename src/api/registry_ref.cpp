@@ -14,6 +14,7 @@ bool names_registry(const std::string& component) {
 
 bool valid_repository(const std::string& repository) {
   if (repository.empty() || repository.front() == '/' || repository.back() == '/') return false;
+  if (repository.find("//") != std::string::npos) return false;
   return std::all_of(repository.begin(), repository.end(), [](char c) {
     return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
            c == '/' || c == '.' || c == '_' || c == '-';

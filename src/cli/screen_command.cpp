@@ -1,8 +1,10 @@
 // `jgrid-local screen FILE.json`: the submit path's screening (rocm.md §2),
-// offline. Reads a job request, screens it against the image catalog of the
-// built-in fleet (or --fleet FILE), prints the checks and exits 0 when the
-// request is submittable, 3 when screening blocks it, 2 when the input cannot
-// be read or is not a valid request.
+// offline by default. Reads a job request, screens it against the image
+// catalog of the built-in fleet (or --fleet FILE), or with --registry-lookup
+// on against the image's registry, prints the checks, the intent and the
+// evidence that decided it, and exits 0 when the request is submittable, 3
+// when screening blocks it, 2 when the input cannot be read or is not a
+// valid request.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -10,6 +12,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "jgrid/api/registry_lookup.hpp"
 #include "jgrid/exec/fleet.hpp"
 #include "jgrid/model/job_spec.hpp"
 #include "jgrid/screen/screen.hpp"
@@ -26,6 +29,9 @@ struct ScreenOptions {
   std::string fleet;
   bool json = false;
   bool problems_only = false;
+  std::string registry_lookup = "off";
+  std::vector<std::string> insecure_registries;
+  double registry_timeout_s = 10;
 };
 
 int fail(const std::string& message) {
@@ -58,11 +64,22 @@ Result<exec::Fleet> catalog(const std::string& fleet) {
   return fleet.empty() ? Result<exec::Fleet>(exec::default_fleet()) : exec::load_fleet_file(fleet);
 }
 
-// What the catalog knows about the image, as the server's screening sees it.
-screen::ImageMetadata screen_metadata(const exec::Fleet& fleet, const std::string& image) {
-  const exec::ImageInfo* info = fleet.find_image(image);
-  if (!info) return {};
-  return screen::ImageMetadata{info->labels, info->env, info->digest, true, info->source};
+// What the catalog (or, when asked, the registry) knows about the image, as
+// the server's screening sees it.
+screen::ImageMetadata screen_metadata(const exec::Fleet& fleet, const std::string& image, const ScreenOptions& o) {
+  if (const exec::ImageInfo* info = fleet.find_image(image))
+    return screen::ImageMetadata{info->labels, info->env, info->digest, true, info->source};
+  if (o.registry_lookup != "on" || image.empty()) return {};
+  api::RegistryOptions registry;
+  registry.insecure_hosts = o.insecure_registries;
+  registry.fetch_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.registry_timeout_s * 1000));
+  auto found = api::make_registry_lookup(std::move(registry))->lookup(image, registry.fetch_timeout * 4);
+  if (found.state != exec::ImageLookupResult::State::found) {
+    screen::ImageMetadata none;
+    none.source = "name only (registry: " + found.note + ")";
+    return none;
+  }
+  return screen::ImageMetadata{found.image.labels, found.image.env, found.image.digest, true, "registry"};
 }
 
 std::string intent_text(const screen::Intent& intent) {
@@ -103,6 +120,12 @@ void print_table(const screen::Screening& screening, bool problems_only) {
   }
 }
 
+std::string join(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += (text.empty() ? "" : "; ") + line;
+  return text.empty() ? "-" : text;
+}
+
 int print(const screen::Screening& screening, const ScreenOptions& o) {
   if (o.json) {
     nlohmann::json out = screen::screening_to_json(screening);
@@ -117,8 +140,8 @@ int print(const screen::Screening& screening, const ScreenOptions& o) {
     std::cout << out.dump(2) << "\n";
   } else {
     print_table(screening, o.problems_only);
-    std::cout << "\nintent:  " << intent_text(screening.intent) << "\nimage:   " << screening.intent.image_source
-              << " (what screening read about the image)\nverdict: " << verdict_text(screening) << "\n";
+    std::cout << "\nintent:   " << intent_text(screening.intent) << "\nevidence: " << join(screening.intent.reasons)
+              << "\nimage:    " << screening.intent.image_source << " (what screening read about the image)\nverdict:  " << verdict_text(screening) << "\n";
   }
   return screening.blocked() ? k_exit_blocked : k_exit_ok;
 }
@@ -129,7 +152,7 @@ int run_screen(const ScreenOptions& o) {
   auto fleet = catalog(o.fleet);
   if (!fleet) return fail(fleet.error().message);
   screen::ScreenOptions options{fleet->unknown_stack_any_vendor};
-  return print(screen::screen(*spec, screen_metadata(*fleet, spec->image), options), o);
+  return print(screen::screen(*spec, screen_metadata(*fleet, spec->image, o), options), o);
 }
 
 }  // namespace
@@ -144,6 +167,17 @@ Runner add_screen_command(CLI::App& app) {
   command->add_flag("--json", o->json, "Print {can_submit, verdict, blocked_checks, checks, warnings, fixes, intent}");
   command->add_flag("--problems", o->problems_only, "Show only warn and block checks in the table");
   command->add_option("--fleet", o->fleet, "Take image metadata from this fleet file's catalog (default: built-in)");
+  command->add_option("--registry-lookup", o->registry_lookup,
+                      "on: read labels and env of an image the catalog does not list from its registry; off: "
+                      "offline, the name only")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  command->add_option("--insecure-registry", o->insecure_registries,
+                      "A registry (host[:port]) spoken to over plain HTTP (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--registry-timeout", o->registry_timeout_s, "Seconds per registry request")
+      ->check(CLI::Range(1.0, 300.0))
+      ->capture_default_str();
   return [o] { return run_screen(*o); };
 }
 

@@ -64,6 +64,11 @@ async function submitsRocmExampleFromForm() {
   await page.fill("#job-gpu_count", String(example.gpu_count));
   await page.fill("#job-expected_artifacts", example.expected_artifacts.join("\n"));
   await page.locator('#preview .verdict-line[data-s="pass"]').waitFor();
+  // Which evidence decided the route, and what was read about the image.
+  const evidence = await page.locator("#preview dd.evidence").innerText();
+  check(/gpu_vendor amd: AMD\/ROCm/.test(evidence), `the preview's evidence does not name the declaration: '${evidence}'`);
+  const read = await page.locator("#preview dd.image-source").innerText();
+  check(read.trim() !== "" && read.trim() !== "—", `the preview does not say what it read about the image: '${read}'`);
   await page.click("button:has-text('Submit job')");
   await page.waitForURL(/\/ui\/jobs\/job_[^/]+$/);
   ctx.rocmJob = decodeURIComponent(page.url().split("/").pop());
@@ -72,6 +77,8 @@ async function submitsRocmExampleFromForm() {
   await page.locator(".jobhead .exit", { hasText: "0" }).waitFor();
   await page.locator('ol.timeline li[data-state="done"]', { hasText: "Workload" }).waitFor();
   await page.locator("ul.artifacts a", { hasText: "result.json" }).waitFor();
+  await page.locator("dl.intent dd", { hasText: "amd" }).waitFor();
+  await page.locator("dl.intent dd.image-source").waitFor();
   const job = await apiCall(base, "GET", `/v1/jobs/${ctx.rocmJob}`);
   check(job.status === "completed" && job.name === example.name, `job is ${job.status} named ${job.name}`);
   expectNoErrors(page, "submit + job");

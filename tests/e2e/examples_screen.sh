@@ -57,11 +57,11 @@ pass "$checked examples screened to their expected verdicts"
 grep -q '^RULE .*STATUS .*FIELD .*MESSAGE' "$WORK/table" || fail "table header: $(head -1 "$WORK/table")"
 grep -q '^image.cuda_name .*block' "$WORK/table" || fail "table row for image.cuda_name"
 grep -q 'fix: .*rocm/' "$WORK/table" || fail "the fix names a ROCm image"
-grep -q '^verdict: blocked by .*image.cuda_name' "$WORK/table" || fail "verdict line"
+grep -q '^verdict: *blocked by .*image.cuda_name' "$WORK/table" || fail "verdict line"
 pass "table form"
 
 "$BIN" screen - <"$ROOT/examples/jobs/rocm-inference.json" >"$WORK/table" || fail "stdin form exits 0"
-grep -q '^verdict: submittable' "$WORK/table" || fail "stdin form: submittable"
+grep -q '^verdict: *submittable' "$WORK/table" || fail "stdin form: submittable"
 pass "stdin"
 
 echo '{"workload_type": "inference", "image": "x", "gpu_count": "two"}' >"$WORK/bad.json"

@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -98,6 +100,16 @@ TEST_CASE("known images: every family has sources and cases", "[screen][known-im
   for (const auto& [family, _] : kinds) {
     INFO(family);
     (void)family_named(family);  // every case names a family of the table
+  }
+}
+
+TEST_CASE("known images: docs/known-images.md lists every family", "[screen][known-images]") {
+  std::ifstream in(std::string(JGRID_SOURCE_DIR) + "/docs/known-images.md");
+  REQUIRE(in);
+  std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& family : known_image_families()) {
+    INFO(family.family);
+    CHECK(doc.find("| " + std::string(family.family) + " |") != std::string::npos);
   }
 }
 

@@ -16,6 +16,7 @@ export function mountJob(main, [jobId]) {
   const placement = h("div");
   let job = null;
   let route = null;
+  let screened = null;
   let alive = true;
 
   const refresh = throttle(async () => {
@@ -29,7 +30,7 @@ export function mountJob(main, [jobId]) {
     document.title = `${job.name || job.job_id} · jgrid-local`;
     drawHeader(header, job, () => confirmCancel(job, refresh));
     tl.setStatus(job.status, job.phase);
-    drawScreening(screening, job);
+    drawScreening(screening, job, screened);
     drawPlacement(placement, job, route);
     panels();
   }, 400);
@@ -55,6 +56,11 @@ export function mountJob(main, [jobId]) {
     if (routed) {
       route = routed.data;
       if (job) drawPlacement(placement, job, route);
+    }
+    const screenedEvent = items.filter((e) => e.type === "job.screened").pop();
+    if (screenedEvent) {
+      screened = screenedEvent.data;
+      if (job) drawScreening(screening, job, screened);
     }
   };
   const stop = onFeed((e) => {

@@ -53,9 +53,16 @@ export async function drawArtifacts(el, jobId) {
   }
 }
 
-export function drawScreening(el, job) {
+// `screened` is the data of the latest job.screened event, if any: the
+// intent it decided and what it read about the image.
+export function drawScreening(el, job, screened) {
   const s = job.screening || {};
-  replace(el, h("p.muted", checksSummary(s.checks)), checksTable(s.checks),
+  const intent = screened && screened.intent;
+  const decided = intent ? h("dl.facts.intent",
+    h("dt", "Routed to"), h("dd", intent.gpu_vendor === "any" ? "any vendor" : intent.gpu_vendor,
+      intent.unknown_stack ? h("small.muted", " (no ROCm evidence)") : null),
+    h("dt", "Image read"), h("dd.image-source", intent.image_source || "—")) : null;
+  replace(el, h("p.muted", checksSummary(s.checks)), decided, checksTable(s.checks),
     (s.warnings || []).length ? h("ul.warnings", s.warnings.map((w) => h("li", typeof w === "string" ? w : w.message || JSON.stringify(w)))) : null);
 }
 

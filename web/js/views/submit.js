@@ -114,6 +114,8 @@ function drawPreview(el, est) {
     h("dl.facts",
       h("dt", "Detected"), h("dd", [c.gpu_vendor, c.runtime, c.framework].filter(Boolean).join(" · ") || "—",
         c.confidence ? h("small.muted", ` (${c.confidence} confidence)`) : null),
+      h("dt", "Evidence"), h("dd.evidence", (c.reasons || []).join("; ") || "—"),
+      h("dt", "Image read"), h("dd.image-source", c.image_source || "—"),
       h("dt", "Route"), h("dd", r.route_status || "—", r.selected_accelerator ? ` · ${r.selected_accelerator}` : ""),
       h("dt", "Node"), h("dd", r.selected_node_id || "—"),
       h("dt", "Why"), h("dd", r.selection_reason || est.explanation || "—"),
