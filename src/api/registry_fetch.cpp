@@ -113,6 +113,8 @@ class Session {
     }
     auto realm = util::parse_http_url(challenge.params.at("realm"));
     if (!realm) return registry_failed(m_ref, "token realm " + challenge.params.at("realm") + " is not an http(s) URL");
+    if (realm->scheme != "https" && !m_settings.plain_http)  // credentials never travel in clear from an HTTPS registry
+      return registry_failed(m_ref, "token realm " + challenge.params.at("realm") + " is plain HTTP for an HTTPS registry");
     httplib::Params query{{"scope", "repository:" + m_ref.repository + ":pull"}};
     if (challenge.params.count("service")) query.emplace("service", challenge.params.at("service"));
     httplib::Headers headers{{"User-Agent", "jgrid-local"}};

@@ -21,6 +21,11 @@ using exec::ImageLookupResult;
 
 // How long an answer that found nothing is reused before asking again.
 constexpr auto k_negative_ttl = std::chrono::seconds(30);
+// Bounds against a flood of distinct references: fetches at once (each is a
+// thread for up to four request timeouts), and answers kept in memory (the
+// disk cache keeps what was found).
+constexpr std::size_t k_max_flights = 64;
+constexpr std::size_t k_max_remembered = 10000;
 
 std::int64_t unix_seconds() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -113,9 +118,11 @@ class RegistryLookup final : public exec::ImageLookup, public std::enable_shared
       if (auto known = remembered_locked(ref)) return *known;
       if (auto cached = m_cache.find(ref, *parsed, m_options.tag_ttl)) {
         ImageLookupResult found{State::found, *cached, ""};
-        m_remembered[ref] = {found, Clock::now() + m_options.tag_ttl};
+        remember_locked(ref, {found, Clock::now() + m_options.tag_ttl});
         return found;
       }
+      if (!m_flights.count(ref) && m_flights.size() >= k_max_flights)
+        return {State::failed, {}, "too many registry lookups in flight (" + std::to_string(k_max_flights) + ")"};
       flight = flight_locked(ref, *parsed);
     }
     return wait(*flight, bound, std::move(on_done));
@@ -128,6 +135,15 @@ class RegistryLookup final : public exec::ImageLookup, public std::enable_shared
     if (Clock::now() < it->second.expires) return it->second.result;
     m_remembered.erase(it);
     return std::nullopt;
+  }
+
+  void remember_locked(const std::string& ref, Remembered entry) {
+    if (m_remembered.size() >= k_max_remembered) {
+      auto now = Clock::now();
+      std::erase_if(m_remembered, [&](const auto& item) { return item.second.expires <= now; });
+      if (m_remembered.size() >= k_max_remembered) m_remembered.clear();
+    }
+    m_remembered[ref] = std::move(entry);
   }
 
   std::shared_ptr<Flight> flight_locked(const std::string& ref, const RegistryRef& parsed) {
@@ -145,7 +161,7 @@ class RegistryLookup final : public exec::ImageLookup, public std::enable_shared
       std::lock_guard lock(m_mutex);
       auto ttl = result.state == State::found ? std::chrono::duration_cast<Clock::duration>(m_options.tag_ttl)
                                               : std::chrono::duration_cast<Clock::duration>(k_negative_ttl);
-      m_remembered[ref] = {result, Clock::now() + ttl};
+      remember_locked(ref, {result, Clock::now() + ttl});
       m_flights.erase(ref);
     }
     std::vector<std::function<void()>> callbacks;
