@@ -97,6 +97,13 @@ e=$(estimate "127.0.0.1:$token/team/labelled:1.0")
 [ "$(jq -r .classification.image_source <<<"$e")" = registry ] || fail "token auth with credentials: $e"
 pass "bearer token auth with credentials from \$XDG_RUNTIME_DIR/containers/auth.json"
 
+# HTTPS unless the registry is listed as insecure: the same plain-HTTP
+# registry under another name is spoken to with TLS, which fails and says so.
+e=$(estimate "localhost:$plain/team/labelled:1.0")
+jq -r .classification.image_source <<<"$e" | grep -q "TLS handshake failed (is it a plain-HTTP registry? see --insecure-registry)" ||
+  fail "https by default: $e"
+pass "HTTPS by default: a plain-HTTP registry not listed as insecure is not read, and the reason names the option"
+
 # A registry that never answers: submit returns within the bound, the job
 # waits queued and is screened again (by name) once the lookup gives up.
 start=$(date +%s%N)
