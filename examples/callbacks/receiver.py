@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import http.server
 import json
+import ssl
 import sys
 import time
 
@@ -41,6 +42,8 @@ def main():
     parser.add_argument("--fail-every", type=int, default=0)
     parser.add_argument("--delay-ms", type=int, default=0)
     parser.add_argument("--count", type=int, default=0)
+    parser.add_argument("--tls-cert", help="serve https with this PEM certificate (needs --tls-key)")
+    parser.add_argument("--tls-key", help="the PEM private key of --tls-cert")
     args = parser.parse_args()
     keys = list(args.token)
     if args.secret_file:
@@ -75,7 +78,13 @@ def main():
             pass
 
     server = http.server.HTTPServer(("127.0.0.1", args.port), Handler)
-    print(f"receiver listening on http://127.0.0.1:{server.server_port}/hook", flush=True)
+    scheme = "http"
+    if args.tls_cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        scheme = "https"
+    print(f"receiver listening on {scheme}://127.0.0.1:{server.server_port}/hook", flush=True)
     while not args.count or state["delivered"] < args.count:
         server.handle_request()
     return 0

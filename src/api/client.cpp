@@ -1,6 +1,10 @@
 // api::Client: JSON requests and the error envelope.
+#include <fstream>
+
 #include "api/client_impl.hpp"
+#include "api/tls.hpp"
 #include "jgrid/util/strings.hpp"
+#include "jgrid/util/url.hpp"
 
 namespace jgrid::api {
 namespace {
@@ -14,8 +18,8 @@ std::string query_string(const std::map<std::string, std::string>& query) {
   return out;
 }
 
-Result<Json> json_result(const httplib::Result& result, const std::string& url) {
-  if (!result) return connection_error(url, result.error());
+Result<Json> json_result(const httplib::Result& result, const std::string& url, const httplib::Client& http) {
+  if (!result) return connection_error(url, http, result.error());
   if (result->status < 200 || result->status >= 300) return response_error(result->status, result->body);
   if (result->body.empty()) return Json::object();
   auto json = Json::parse(result->body, nullptr, false);
@@ -27,9 +31,10 @@ Result<Json> json_result(const httplib::Result& result, const std::string& url) 
 }  // namespace
 
 Result<std::pair<std::string, std::string>> split_url(const std::string& url) {
-  const std::string scheme = "http://";
+  std::string scheme = url.rfind("https://", 0) == 0 ? "https://" : "http://";
   if (url.rfind(scheme, 0) != 0)
-    return make_error("INVALID_URL", "invalid server URL '" + url + "': expected http://host[:port][/path]");
+    return make_error("INVALID_URL",
+                      "invalid server URL '" + url + "': expected http(s)://host[:port][/path]");
   auto slash = url.find('/', scheme.size());
   std::string origin = url.substr(0, slash);
   std::string path = slash == std::string::npos ? "" : url.substr(slash);
@@ -40,7 +45,7 @@ Result<std::pair<std::string, std::string>> split_url(const std::string& url) {
 }
 
 std::unique_ptr<httplib::Client> make_http(const std::string& origin, const ClientOptions& options) {
-  auto http = std::make_unique<httplib::Client>(origin);
+  auto http = make_verified_client(origin, options.ca_file);
   http->set_connection_timeout(options.connect_timeout_s, 0);
   http->set_read_timeout(options.read_timeout_s, 0);
   http->set_write_timeout(options.read_timeout_s, 0);
@@ -49,8 +54,10 @@ std::unique_ptr<httplib::Client> make_http(const std::string& origin, const Clie
   return http;
 }
 
-Error connection_error(const std::string& url, httplib::Error error) {
-  return make_error("CONNECTION_FAILED", "cannot reach " + url + ": " + httplib::to_string(error),
+Error connection_error(const std::string& url, const httplib::Client& http, httplib::Error error) {
+  auto parsed = util::parse_http_url(url);
+  std::string host = parsed ? parsed->host : url;
+  return make_error("CONNECTION_FAILED", "cannot reach " + url + ": " + transport_failure(http, error, host),
                     Json{{"url", url}});
 }
 
@@ -77,6 +84,8 @@ httplib::Headers Client::Impl::headers() const {
 Result<Client> Client::create(ClientOptions options) {
   auto parts = split_url(options.url);
   if (!parts) return parts.error();
+  if (!options.ca_file.empty() && !std::ifstream(options.ca_file))
+    return make_error("INVALID_CA_FILE", "CA file " + options.ca_file + " cannot be read");
   auto impl = std::make_unique<Impl>();
   impl->origin = parts->first;
   impl->base_path = parts->second;
@@ -95,19 +104,19 @@ const std::string& Client::url() const { return m_impl->options.url; }
 
 Result<Json> Client::get(const std::string& path, const std::map<std::string, std::string>& query) {
   auto result = m_impl->http->Get(m_impl->full_path(path) + query_string(query), m_impl->headers());
-  return json_result(result, url());
+  return json_result(result, url(), *m_impl->http);
 }
 
 Result<Json> Client::post(const std::string& path, const Json& body, const std::map<std::string, std::string>& headers) {
   auto all = m_impl->headers();
   for (const auto& [key, value] : headers) all.emplace(key, value);
   auto result = m_impl->http->Post(m_impl->full_path(path), all, body.dump(), "application/json");
-  return json_result(result, url());
+  return json_result(result, url(), *m_impl->http);
 }
 
 Result<RawResponse> Client::get_raw(const std::string& path) {
   auto result = m_impl->http->Get(m_impl->full_path(path), m_impl->headers());
-  if (!result) return connection_error(url(), result.error());
+  if (!result) return connection_error(url(), *m_impl->http, result.error());
   return RawResponse{result->status, result->body, result->get_header_value("Content-Type")};
 }
 

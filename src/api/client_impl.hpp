@@ -22,8 +22,8 @@ struct Client::Impl {
 // A fresh connection to `origin` with the options' timeouts.
 std::unique_ptr<httplib::Client> make_http(const std::string& origin, const ClientOptions& options);
 
-// CONNECTION_FAILED naming the URL and the library's reason.
-Error connection_error(const std::string& url, httplib::Error error);
+// CONNECTION_FAILED naming the URL and the reason (for TLS, which check failed).
+Error connection_error(const std::string& url, const httplib::Client& http, httplib::Error error);
 
 // The server's error from a non-2xx response (the envelope of api.md §1.1),
 // or HTTP_<status> with the body's start when it is not one.

@@ -76,7 +76,7 @@ Status Client::stream(const std::string& path, const std::function<bool(const Ss
       });
   if (stopped) return Ok{};
   if (status != 0 && status != 200) return response_error(status, error_body);
-  if (!result) return connection_error(url(), result.error());
+  if (!result) return connection_error(url(), *http, result.error());
   return Ok{};
 }
 
@@ -107,7 +107,7 @@ Status Client::download(const std::string& absolute_url, const std::function<boo
     return make_error("DOWNLOAD_FAILED", "download failed with " + std::to_string(status) + " " + error.code + ": " +
                                              error.message, error.details);
   }
-  if (!result) return connection_error(parts->first, result.error());
+  if (!result) return connection_error(parts->first, *http, result.error());
   return Ok{};
 }
 

@@ -162,7 +162,8 @@ std::string HttpAdapter::base_url(const httplib::Request& req, bool via_base_pat
   if (!public_url.empty()) return public_url.back() == '/' ? public_url.substr(0, public_url.size() - 1) : public_url;
   std::string host = req.get_header_value("Host");
   if (host.empty()) return m_fallback_base_url;
-  return "http://" + host + (via_base_path ? m_ctx.options.base_path : "");
+  std::string scheme = m_ctx.options.tls_cert_file.empty() ? "http://" : "https://";
+  return scheme + host + (via_base_path ? m_ctx.options.base_path : "");
 }
 
 void HttpAdapter::handle(const httplib::Request& req, httplib::Response& res,

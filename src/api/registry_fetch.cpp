@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jgrid/util/crypto.hpp"
+#include "api/tls.hpp"
 #include "jgrid/util/url.hpp"
 
 namespace jgrid::api {
@@ -37,13 +38,17 @@ struct Reply {
   }
 };
 
-std::string transport_error(httplib::Error error) {
+std::string transport_error(const httplib::Client& client, httplib::Error error, const std::string& origin) {
   switch (error) {
     case httplib::Error::Connection: return "connection refused or unreachable";
     case httplib::Error::Read: return "no answer in time (read timed out)";
     case httplib::Error::SSLConnection: return "TLS handshake failed (is it a plain-HTTP registry? see --insecure-registry)";
-    case httplib::Error::SSLServerVerification: return "its TLS certificate could not be verified";
     case httplib::Error::Canceled: return "answer larger than a manifest or config may be";
+    case httplib::Error::SSLServerVerification:
+    case httplib::Error::SSLLoadingCerts: {
+      auto url = util::parse_http_url(origin);
+      return transport_failure(client, error, url ? url->host : origin);
+    }
     default: return "request failed (" + httplib::to_string(error) + ")";
   }
 }
@@ -54,7 +59,8 @@ Result<Reply> http_get(const std::string& origin, const std::string& path, httpl
                   const FetchSettings& settings, std::size_t max_bytes, const RegistryRef& ref) {
   std::string current_origin = origin, current_path = path;
   for (int hop = 0; hop <= k_max_redirects; ++hop) {
-    httplib::Client client(current_origin);
+    auto verified = make_verified_client(current_origin, settings.ca_file);
+    httplib::Client& client = *verified;
     client.set_connection_timeout(settings.timeout);
     client.set_read_timeout(settings.timeout);
     client.set_write_timeout(settings.timeout);
@@ -66,7 +72,7 @@ Result<Reply> http_get(const std::string& origin, const std::string& path, httpl
           reply.body.append(data, length);
           return true;
         });
-    if (!result) return registry_failed(ref, transport_error(result.error()));
+    if (!result) return registry_failed(ref, transport_error(client, result.error(), current_origin));
     reply.status = result->status;
     reply.headers = result->headers;
     if (reply.status < 300 || reply.status >= 400 || reply.header("Location").empty()) return reply;

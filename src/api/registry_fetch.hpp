@@ -16,6 +16,7 @@ namespace jgrid::api {
 
 struct FetchSettings {
   bool plain_http = false;  // --insecure-registry: http:// instead of https://
+  std::string ca_file;      // CA bundle for https ("" : the system store)
   std::optional<Credentials> credentials;
   std::string os = "linux", architecture = "amd64";
   std::chrono::milliseconds timeout{15000};  // per request

@@ -180,6 +180,7 @@ class RegistryLookup final : public exec::ImageLookup, public std::enable_shared
     settings.plain_http = std::find(m_options.insecure_hosts.begin(), m_options.insecure_hosts.end(),
                                     parsed.registry) != m_options.insecure_hosts.end();
     settings.credentials = read_credentials(m_options.auth_files, parsed.registry);
+    settings.ca_file = m_options.ca_file;
     settings.os = m_options.os;
     settings.architecture = m_options.architecture;
     settings.timeout = m_options.fetch_timeout;

@@ -74,6 +74,13 @@ Error bind_error(const std::string& host, int port) {
   return make_error("BIND_FAILED", "cannot listen on " + where + ": " + std::strerror(cause), details);
 }
 
+std::string scheme(const ServerOptions& options) { return options.tls_cert_file.empty() ? "http://" : "https://"; }
+
+std::unique_ptr<httplib::Server> make_server(const ServerOptions& options) {
+  if (options.tls_cert_file.empty()) return std::make_unique<httplib::Server>();
+  return std::make_unique<httplib::SSLServer>(options.tls_cert_file.c_str(), options.tls_key_file.c_str());
+}
+
 }  // namespace
 
 struct Server::Impl {
@@ -83,7 +90,8 @@ struct Server::Impl {
   SubscriberSlots subscribers;
   Context context;
   HttpAdapter adapter;
-  httplib::Server http;
+  std::unique_ptr<httplib::Server> server;  // an SSLServer with TLS
+  httplib::Server& http;
   int port = 0;
   int listen_fd = -1;
 
@@ -91,7 +99,9 @@ struct Server::Impl {
       : options(normalised(std::move(opts))),
         subscribers(options.max_stream_subscribers),
         context{engine, store, options, stopping, util::wall_now_ms(), &bodies, &subscribers},
-        adapter(context, "") {
+        adapter(context, ""),
+        server(make_server(options)),
+        http(*server) {
     auto threads = static_cast<std::size_t>(options.threads);
     auto connections = static_cast<std::size_t>(options.max_connections);
     http.new_task_queue = [threads, connections] { return new TaskPool(threads, connections); };
@@ -120,7 +130,7 @@ struct Server::Impl {
       while (!url.empty() && url.back() == '/') url.pop_back();
       return url;
     }
-    return "http://" + url_host(options.host) + ":" + std::to_string(port) + options.base_path;
+    return scheme(options) + url_host(options.host) + ":" + std::to_string(port) + options.base_path;
   }
 };
 
@@ -131,6 +141,10 @@ Server::~Server() { stop(); }
 
 Result<int> Server::bind() {
   auto& impl = *m_impl;
+  if (!impl.http.is_valid())
+    return make_error("TLS_SETUP_FAILED", "cannot serve HTTPS: the certificate " + impl.options.tls_cert_file +
+                                              " or the key " + impl.options.tls_key_file +
+                                              " cannot be loaded, or they do not match (PEM files expected)");
   const std::string& host = impl.options.host;
   if (impl.options.port == 0) {
     impl.port = impl.http.bind_to_any_port(host);
@@ -141,7 +155,7 @@ Result<int> Server::bind() {
   }
   impl.options.port = impl.port;  // handlers see the bound port (callback targets, api.md §5)
   if (impl.listen_fd >= 0) ::listen(impl.listen_fd, k_listen_backlog);  // raises the library's backlog
-  impl.adapter.set_fallback_base_url("http://" + url_host(host) + ":" + std::to_string(impl.port) +
+  impl.adapter.set_fallback_base_url(scheme(impl.options) + url_host(host) + ":" + std::to_string(impl.port) +
                                      impl.options.base_path);
   return impl.port;
 }

@@ -25,15 +25,19 @@ Result<std::string> read_source(const std::string& path) {
 
 void add_remote_flags(CLI::App* command, RemoteFlags& flags) {
   command->add_option("--url", flags.url,
-                      "Server URL (else $JUNGLE_GRID_API, $JUNGLE_GRID_API_URL, $JUNGLEGRID_API_BASE, else " +
+                      "Server URL, http:// or https:// (else $JUNGLE_GRID_API, $JUNGLE_GRID_API_URL, "
+                      "$JUNGLE_GRID_API_BASE, $JUNGLEGRID_API_BASE, else " +
                           std::string(k_default_url) + ")");
+  command->add_option("--ca-file", flags.ca_file,
+                      "CA bundle (PEM) to verify an https:// server with (else $JGRID_CA_FILE, else the system store)");
   command->add_option("--api-key", flags.api_key, "Bearer key (else $JUNGLE_GRID_API_KEY, $JUNGLEGRID_API_KEY)");
   command->add_flag("--json", flags.json, "Print JSON for scripts instead of text");
 }
 
 std::string resolve_url(const RemoteFlags& flags) {
   if (!flags.url.empty()) return flags.url;
-  std::string env = first_env({"JUNGLE_GRID_API", "JUNGLE_GRID_API_URL", "JUNGLEGRID_API_BASE"});
+  std::string env =
+      first_env({"JUNGLE_GRID_API", "JUNGLE_GRID_API_URL", "JUNGLE_GRID_API_BASE", "JUNGLEGRID_API_BASE"});
   return env.empty() ? k_default_url : env;
 }
 
@@ -45,6 +49,7 @@ Result<api::Client> connect(const RemoteFlags& flags) {
   api::ClientOptions options;
   options.url = resolve_url(flags);
   options.api_key = resolve_api_key(flags);
+  options.ca_file = flags.ca_file.empty() ? first_env({"JGRID_CA_FILE"}) : flags.ca_file;
   return api::Client::create(options);
 }
 

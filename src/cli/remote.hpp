@@ -17,10 +17,11 @@ constexpr const char* k_default_url = "http://127.0.0.1:8420";
 struct RemoteFlags {
   std::string url;      // "" : from the environment, else k_default_url
   std::string api_key;  // "" : from the environment, else none
+  std::string ca_file;  // "" : $JGRID_CA_FILE, else the system store (https only)
   bool json = false;    // machine-readable output on stdout
 };
 
-// Adds --url, --api-key and --json to `command`.
+// Adds --url, --api-key, --ca-file and --json to `command`.
 void add_remote_flags(CLI::App* command, RemoteFlags& flags);
 
 // --url, else JUNGLE_GRID_API, JUNGLE_GRID_API_URL, JUNGLEGRID_API_BASE

@@ -91,8 +91,18 @@ api::ServerOptions server_options(const ServeOptions& o, const DataDir& dir, std
   options.max_body_bytes = o.max_body;
   options.max_upload_bytes = o.max_upload;
   options.web_dir = o.web_dir;
+  options.tls_cert_file = o.tls_cert;
+  options.tls_key_file = o.tls_key;
   apply_limits(o, options);
   return options;
+}
+
+// The CA bundle outgoing https verifies with: --ca-file, $JGRID_CA_FILE, or
+// "" for the system store.
+std::string outgoing_ca_file(const ServeOptions& o) {
+  if (!o.ca_file.empty()) return o.ca_file;
+  const char* env = std::getenv("JGRID_CA_FILE");
+  return env ? env : "";
 }
 
 // Registry lookups: on unless turned off, or left on auto with a virtual
@@ -105,6 +115,7 @@ std::shared_ptr<exec::ImageLookup> image_lookup(const ServeOptions& o, const Dat
   api::RegistryOptions registry;
   registry.cache_dir = dir.path() / "registry-cache";
   registry.insecure_hosts = o.insecure_registries;
+  registry.ca_file = outgoing_ca_file(o);
   registry.tag_ttl = std::chrono::seconds(o.registry_cache_ttl_s);
   registry.fetch_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.registry_timeout_s * 1000));
   return api::make_registry_lookup(std::move(registry));
@@ -130,7 +141,7 @@ engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir, 
   options.max_attempts = o.max_attempts;
   options.delay_threshold_ms = static_cast<std::int64_t>(o.delay_threshold_s * 1000);
   options.max_log_bytes = o.max_log_bytes;
-  options.callback_transport = api::make_http_callback_transport();
+  options.callback_transport = api::make_http_callback_transport(outgoing_ca_file(o));
   options.callback_secret = std::move(callback_secret);
   options.callback_backoff_base_ms = o.callback_backoff_base_ms;
   return options;

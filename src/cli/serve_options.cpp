@@ -1,7 +1,8 @@
 #include "serve_options.hpp"
 
-#include <filesystem>
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "jgrid/util/log.hpp"
 
@@ -94,6 +95,11 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
 void register_guard_options(CLI::App& command, ServeOptions& o) {
   command.add_option("--auth", o.auth, "off (any caller, workspace 'local') or keys (API keys from --keys-file)")
       ->capture_default_str();
+  command.add_option("--tls-cert", o.tls_cert, "Serve HTTPS with this PEM certificate (chain); needs --tls-key");
+  command.add_option("--tls-key", o.tls_key, "The PEM private key of --tls-cert");
+  command.add_option("--ca-file", o.ca_file,
+                     "CA bundle (PEM) that outgoing https (callbacks, registries) is verified with "
+                     "(default: $JGRID_CA_FILE, else the system store)");
   command.add_option("--keys-file", o.keys_file, "JSON file of API keys: {\"keys\": [{key, workspace, scopes, revoked}]}");
   command.add_option("--service-token", o.service_token, "Bearer token that may call POST /oauth/introspect");
   command.add_option("--max-json-depth", o.max_json_depth, "Deepest nesting of a JSON body")->capture_default_str();
@@ -169,6 +175,17 @@ void register_screening_options(CLI::App& command, ServeOptions& o) {
 
 namespace {
 
+bool readable(const std::string& path) { return !path.empty() && std::ifstream(path).good(); }
+
+Status validate_tls(const ServeOptions& o) {
+  if (o.tls_cert.empty() != o.tls_key.empty())
+    return invalid(o.tls_cert.empty() ? "--tls-cert" : "--tls-key", "--tls-cert and --tls-key together");
+  if (!o.tls_cert.empty() && !readable(o.tls_cert)) return invalid("--tls-cert", "a readable PEM file, got " + o.tls_cert);
+  if (!o.tls_key.empty() && !readable(o.tls_key)) return invalid("--tls-key", "a readable PEM file, got " + o.tls_key);
+  if (!o.ca_file.empty() && !readable(o.ca_file)) return invalid("--ca-file", "a readable PEM file, got " + o.ca_file);
+  return Ok{};
+}
+
 Status validate_screening(const ServeOptions& o) {
   if (o.registry_lookup != "auto" && o.registry_lookup != "on" && o.registry_lookup != "off")
     return invalid("--registry-lookup", "auto, on or off, got '" + o.registry_lookup + "'");
@@ -208,6 +225,7 @@ Status validate(const ServeOptions& o) {
     return invalid("--db", "no file path together with --ephemeral");
   if (auto guards = validate_guards(o); !guards) return guards;
   if (auto screening = validate_screening(o); !screening) return screening;
+  if (auto tls = validate_tls(o); !tls) return tls;
   if (!o.slurm_engine.empty() && o.slurm_engine != "podman" && o.slurm_engine != "docker")
     return invalid("--slurm-engine", "podman or docker, got '" + o.slurm_engine + "'");
   return validate_local(o);

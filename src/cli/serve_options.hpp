@@ -37,6 +37,10 @@ struct ServeOptions {
   // Auth (api.md §4).
   std::string auth = "off";        // off | keys
   std::string keys_file;
+  // TLS (README "TLS").
+  std::string tls_cert;            // PEM certificate chain: serve HTTPS
+  std::string tls_key;             // its PEM private key
+  std::string ca_file;             // CA bundle for outgoing https (callbacks, registries); "" : system store
   std::string service_token;
   // Limits (README "Limits").
   int max_json_depth = 64;

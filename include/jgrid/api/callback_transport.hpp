@@ -9,6 +9,8 @@
 
 namespace jgrid::api {
 
-std::shared_ptr<engine::CallbackTransport> make_http_callback_transport();
+// POSTs callbacks over http or https; https verifies the receiver's
+// certificate against `ca_file` ("" : the system store), never skips it.
+std::shared_ptr<engine::CallbackTransport> make_http_callback_transport(std::string ca_file = "");
 
 }  // namespace jgrid::api

@@ -25,6 +25,7 @@ namespace jgrid::api {
 struct ClientOptions {
   std::string url = "http://127.0.0.1:8420";  // scheme://host[:port][/base-path]
   std::string api_key;                        // "" : no Authorization header
+  std::string ca_file;                        // https: CA bundle to verify with ("" : the system store)
   int connect_timeout_s = 5;
   int read_timeout_s = 60;                    // also the longest silence on a stream
 };
@@ -45,8 +46,9 @@ struct RawResponse {
 
 class Client {
  public:
-  // Error INVALID_URL when `options.url` is not http://host[:port][/path]
-  // (https is refused: this build has no TLS client).
+  // Error INVALID_URL when `options.url` is not http(s)://host[:port][/path];
+  // INVALID_CA_FILE when options.ca_file cannot be read. https verifies the
+  // server's certificate (system store or ca_file), never skips it.
   static Result<Client> create(ClientOptions options);
   ~Client();
   Client(Client&&) noexcept;

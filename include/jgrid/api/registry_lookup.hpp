@@ -19,6 +19,7 @@ namespace jgrid::api {
 struct RegistryOptions {
   std::filesystem::path cache_dir;          // where results are kept; empty: memory only
   std::vector<std::string> insecure_hosts;  // "host[:port]" spoken to over plain HTTP
+  std::string ca_file;                      // CA bundle for https ("" : the system store)
   std::chrono::seconds tag_ttl{3600};       // how long a tag's digest is trusted
   // Per request of a lookup (a lookup makes up to four); past any caller's bound.
   std::chrono::milliseconds fetch_timeout{10000};

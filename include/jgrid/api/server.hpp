@@ -42,6 +42,10 @@ struct ServerOptions {
   int max_connections = 1024;
   int read_timeout_s = 10;
   std::int64_t min_free_disk_bytes = 256LL << 20;
+  // TLS: both set -> the server speaks HTTPS only (PEM certificate chain and
+  // private key); both empty -> plain HTTP.
+  std::string tls_cert_file;
+  std::string tls_key_file;
 };
 
 class Server {
