@@ -47,7 +47,8 @@ const CodeMapping* find_mapping(const std::string& code) {
 Json error_body(std::string_view code, const std::string& message, const Json& details) {
   Json error = {{"code", code}, {"message", message}};
   if (details.is_object() && !details.empty()) error["details"] = details;
-  return Json{{"ok", false}, {"error", std::move(error)}};
+  // Top-level copies of code and message for clients that read only those.
+  return Json{{"ok", false}, {"code", code}, {"message", message}, {"error", std::move(error)}};
 }
 
 std::string retry_after(const Json& details, int fallback) {

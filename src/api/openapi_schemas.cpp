@@ -11,6 +11,8 @@ constexpr const char* k_schemas = R"json({
     "type": "object", "required": ["ok", "error"],
     "properties": {
       "ok": {"const": false},
+      "code": {"type": "string", "description": "a copy of error.code"},
+      "message": {"type": "string", "description": "a copy of error.message"},
       "error": {"type": "object", "required": ["code", "message"],
         "properties": {"code": {"type": "string"}, "message": {"type": "string"}, "details": {"type": "object"}}}
     }

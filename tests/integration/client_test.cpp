@@ -93,7 +93,11 @@ TEST_CASE("api::Client stops a stream when asked and reports a missing job on a 
 }
 
 TEST_CASE("api::Client refuses bad URLs and names an unreachable server", "[api][client]") {
-  CHECK(jgrid::api::Client::create({"https://example.org"}).error().code == "INVALID_URL");
+  CHECK(jgrid::api::Client::create({"https://example.org"}).ok());  // verified TLS (e2e.tls)
+  CHECK(jgrid::api::Client::create({"ftp://example.org"}).error().code == "INVALID_URL");
+  jgrid::api::ClientOptions unreadable_ca{"https://example.org"};
+  unreadable_ca.ca_file = "/nonexistent/ca.pem";
+  CHECK(jgrid::api::Client::create(unreadable_ca).error().code == "INVALID_CA_FILE");
   CHECK(jgrid::api::Client::create({"127.0.0.1:8420"}).error().code == "INVALID_URL");
   auto parts = jgrid::api::split_url("http://h:1/grid/");
   REQUIRE(parts.ok());

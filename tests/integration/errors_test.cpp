@@ -31,6 +31,8 @@ TEST_CASE("api::to_http_error maps public codes to their status", "[api][errors]
     INFO(code);
     CHECK(http.status == status);
     CHECK(http.body == Json{{"ok", false},
+                            {"code", code},
+                            {"message", "what failed on what"},
                             {"error", {{"code", code}, {"message", "what failed on what"}, {"details", {{"field", "x"}}}}}});
   }
 }

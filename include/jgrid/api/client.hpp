@@ -25,9 +25,9 @@ namespace jgrid::api {
 struct ClientOptions {
   std::string url = "http://127.0.0.1:8420";  // scheme://host[:port][/base-path]
   std::string api_key;                        // "" : no Authorization header
-  std::string ca_file;                        // https: CA bundle to verify with ("" : the system store)
   int connect_timeout_s = 5;
   int read_timeout_s = 60;                    // also the longest silence on a stream
+  std::string ca_file;                        // https: CA bundle to verify with ("" : the system store)
 };
 
 // One Server-Sent Event (api.md §2.6).
