@@ -100,7 +100,7 @@ wait_status "$three" failed 30
   fail "exit 3: $(get "$three" | jq -c '{failure, exit_code}')"
 pass "exit 3 ends failed NONZERO_EXIT with exit code 3"
 
-other=$(sbatch --parsable -J other-user -n1 -w n1 --gres=gpu:mi300x:1 --wrap 'sleep 4')
+other=$(sbatch --parsable --output /dev/null -J other-user -n1 -w n1 --gres=gpu:mi300x:1 --wrap 'sleep 4')
 wait_node n1 gpus_free 1
 wait_node n1 gpus_free 2
 pass "a GPU taken on n1 by a job outside the grid ($other) shows as not free, then free again"
@@ -140,7 +140,7 @@ pass "restarted: the Slurm job was followed again and completed with each log li
 
 # This server reads the nodes only at start, so the grid does not know of
 # the GPU taken below: Slurm holds the job, and the job shows it.
-holder=$(sbatch --parsable -J other-user -n1 -w n1 --gres=gpu:mi300x:1 --wrap 'sleep 6')
+holder=$(sbatch --parsable --output /dev/null -J other-user -n1 -w n1 --gres=gpu:mi300x:1 --wrap 'sleep 6')
 for _ in $(seq 1 50); do [ "$(squeue -h -j "$holder" -o %T)" = RUNNING ] && break; sleep 0.1; done
 both=$(job 'echo both GPUs' 2)
 for _ in $(seq 1 50); do [ "$(get "$both" | jq -r '.delay_reason.message // ""')" != "" ] && break; sleep 0.1; done
