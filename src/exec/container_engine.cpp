@@ -126,7 +126,7 @@ bool amd_cdi_spec_present(const std::vector<std::filesystem::path>& dirs) {
 }
 
 std::optional<InspectedImage> inspect_image(const std::string& engine, const std::string& image) {
-  auto result = run_command({engine, "image", "inspect", image}, k_query_timeout);
+  auto result = run_command({engine, "image", "inspect", "--", image}, k_query_timeout);
   if (!result.ok() || result->exit_code != 0) return std::nullopt;
   return parse_image_inspect(result->out, image);
 }

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "exec/log_line_limit.hpp"
+
 namespace jgrid::exec {
 namespace {
 
@@ -37,6 +39,7 @@ void LogFileParser::feed(std::string_view bytes, std::vector<LogLine>& out) {
     std::size_t newline = bytes.find('\n');
     if (newline == std::string_view::npos) {
       m_partial_record.append(bytes);
+      if (m_partial_record.size() > k_max_log_line_bytes) spill_partial_record(out);
       return;
     }
     if (m_partial_record.empty()) {
@@ -57,17 +60,32 @@ void LogFileParser::record(std::string_view line, std::vector<LogLine>& out) {
     return;
   }
   std::string& open = m_open[parsed.stream == "stderr" ? 1 : 0];
+  const std::string stream(parsed.stream);
   if (parsed.tag == "P") {
     open.append(parsed.text);
-    return;
-  }
-  if (open.empty()) {
-    out.push_back({std::string(parsed.stream), std::string(parsed.text)});
+    cut_long_line(stream, open, out);
     return;
   }
   open.append(parsed.text);
-  out.push_back({std::string(parsed.stream), std::move(open)});
+  cut_long_line(stream, open, out);
+  out.push_back({stream, std::move(open)});
   open.clear();
+}
+
+// A record that has not ended yet but is already longer than a line may be:
+// its text so far joins the stream's open line (cut into pieces there), and
+// only its header stays, so that the rest of the record still finds it.
+void LogFileParser::spill_partial_record(std::vector<LogLine>& out) {
+  Record parsed;
+  if (!split_record(m_partial_record, parsed) || parsed.text.empty()) {
+    cut_long_line("stdout", m_partial_record, out);  // not a record: plain output, cut as such
+    return;
+  }
+  std::string& open = m_open[parsed.stream == "stderr" ? 1 : 0];
+  const std::string stream(parsed.stream);
+  open.append(parsed.text);
+  m_partial_record.resize(m_partial_record.size() - parsed.text.size());  // the text is the record's tail
+  cut_long_line(stream, open, out);
 }
 
 void LogFileParser::finish(std::vector<LogLine>& out) {

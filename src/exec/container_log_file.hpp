@@ -27,9 +27,13 @@ class LogFileParser {
   // The end of the file: appends what is still open (a last record without
   // newline, pieces of a line with no F record) as lines, stdout first.
   void finish(std::vector<LogLine>& out);
+  // Lines longer than k_max_log_line_bytes (log_line_limit.hpp) come out in
+  // marked pieces as their bytes arrive, so the parser holds at most about
+  // one line's limit per stream whatever the container writes.
 
  private:
   void record(std::string_view record, std::vector<LogLine>& out);
+  void spill_partial_record(std::vector<LogLine>& out);
   std::string m_partial_record;  // bytes after the last '\n'
   std::string m_open[2];         // P pieces of stdout [0] and stderr [1]
 };

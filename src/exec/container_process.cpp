@@ -7,6 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include "exec/log_line_limit.hpp"
+
 namespace bp = boost::process;
 
 namespace jgrid::exec {
@@ -101,7 +103,8 @@ struct StreamedProcess::State {
 
   void read(bp::ipstream& stream, const std::string& name, const OnLine& on_line) {
     std::string line;
-    while (std::getline(stream, line)) {
+    BoundedLineReader lines;  // a container that never writes a newline must not grow memory
+    while (lines.next(stream, line)) {
       try {
         on_line(name, line);
       } catch (...) {  // a failing consumer must not stop the reading (the pipe would fill up)

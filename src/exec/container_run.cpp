@@ -151,19 +151,19 @@ Result<InspectedImage> ContainerRun::obtain_image() {
 
 Result<InspectedImage> ContainerRun::inspect_or_pull() {
   const std::string& ref = m_request.job.spec->image;
-  auto inspected = engine({"image", "inspect", ref}, k_command_timeout);
+  auto inspected = engine({"image", "inspect", "--", ref}, k_command_timeout);
   if (inspected.ok() && inspected->exit_code == 0)
     if (auto image = parse_image_inspect(inspected->out, ref)) return *image;
   if (stopping()) return make_error("START_FAILED", "stopped");
   m_pulled = true;
-  auto pulled = engine({"pull", ref}, k_pull_timeout);
+  auto pulled = engine({"pull", "--", ref}, k_pull_timeout);
   if (!pulled.ok()) return make_error("START_FAILED", "cannot run the container engine: " + pulled.error().message);
   if (pulled->exit_code != 0)
     return make_error("IMAGE_PULL_FAILED", engine_failure(m_options.engine, "pull", job_id(), pulled.value()) +
                                                "; " + ref + " is not on this machine: load it first (" +
                                                engine_kind(m_options.engine) + " load -i image.tar, " +
                                                engine_kind(m_options.engine) + " pull from a reachable registry)");
-  inspected = engine({"image", "inspect", ref}, k_command_timeout);
+  inspected = engine({"image", "inspect", "--", ref}, k_command_timeout);
   if (inspected.ok() && inspected->exit_code == 0)
     if (auto image = parse_image_inspect(inspected->out, ref)) return *image;
   return make_error("IMAGE_PULL_FAILED",

@@ -74,11 +74,11 @@ std::string describe_local_node(const model::Node& node, const LocalGpuReport& r
 std::vector<ImageInfo> local_image_catalog(const std::string& engine) {
   auto ids = run_command({engine, "images", "-q", "--no-trunc"}, k_catalog_timeout);
   if (!ids.ok() || ids->exit_code != 0) return {};
-  std::vector<std::string> argv{engine, "image", "inspect"};
+  std::vector<std::string> argv{engine, "image", "inspect", "--"};
   for (const auto& id : util::split(ids->out, '\n'))
     if (!util::trim(id).empty() && std::find(argv.begin(), argv.end(), util::trim(id)) == argv.end())
       argv.push_back(util::trim(id));
-  if (argv.size() == 3) return {};
+  if (argv.size() == 4) return {};
   auto inspected = run_command(argv, k_catalog_timeout);
   if (!inspected.ok() || inspected->exit_code != 0) return {};
   Json doc = Json::parse(inspected->out, nullptr, false);

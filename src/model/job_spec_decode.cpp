@@ -54,6 +54,8 @@ Status read_image(const Json& body, JobSpec& spec, SpecMode mode) {
   if (empty) return Ok{};
   for (unsigned char c : **image)
     if (c <= 0x20 || c == 0x7f) return invalid("image", "expected an OCI image reference without whitespace");
+  // A reference never starts with '-'; one that did would read as an option of the container engine.
+  if ((**image)[0] == '-') return invalid("image", "expected an OCI image reference, not one starting with '-'");
   spec.image = **image;
   return Ok{};
 }

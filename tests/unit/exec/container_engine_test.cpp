@@ -121,3 +121,14 @@ TEST_CASE("exec::list_job_containers lists containers labelled io.jgrid.job", "[
   CHECK(it->name == "jgrid-" + job);
   CHECK(it->state == "created");
 }
+
+TEST_CASE("exec::inspect_image ends the engine's options before the image reference", "[exec][container]") {
+  // A reference that starts with '-' must reach the engine as an argument, never as one of its options.
+  TempDir dir;
+  dir.write("engine", "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/args\"\nexit 1\n");
+  fs::permissions(dir.path / "engine", fs::perms::owner_all);
+  CHECK_FALSE(inspect_image((dir.path / "engine").string(), "--help"));
+  std::ifstream args(dir.path / "args");
+  std::string text((std::istreambuf_iterator<char>(args)), std::istreambuf_iterator<char>());
+  CHECK(text == "image\ninspect\n--\n--help\n");
+}

@@ -1,4 +1,5 @@
 #include "exec/container_log_file.hpp"
+#include "exec/log_line_limit.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -92,4 +93,45 @@ TEST_CASE("exec::LogFileTail follows a growing file and restarts after a truncat
   tail.read(out, 1024);
   tail.finish(out);
   CHECK(pairs(out) == Lines{{"stdout", "after"}});
+}
+
+TEST_CASE("exec::LogFileParser cuts a line longer than the limit into marked pieces as it arrives", "[exec][container]") {
+  // conmon writes a line without newline as P records of its buffer size; 200 KiB of them, never an F.
+  LogFileParser parser;
+  std::vector<LogLine> out;
+  const std::string chunk(8192, 'a');
+  for (int i = 0; i < 25; ++i) parser.feed(log_record("stdout", "P", chunk), out);
+  REQUIRE(out.size() == 3);  // 3 × 64 KiB cut while the line is still open, not held until it ends
+  for (const auto& line : out) {
+    CHECK(line.stream == "stdout");
+    CHECK(line.text.size() == k_max_log_line_bytes + k_cut_line_marker.size());
+    CHECK(line.text.substr(k_max_log_line_bytes) == k_cut_line_marker);
+  }
+  parser.feed(log_record("stdout", "F", "end"), out);
+  REQUIRE(out.size() == 4);
+  CHECK(out.back().text == std::string(25 * 8192 - 3 * k_max_log_line_bytes, 'a') + "end");
+}
+
+TEST_CASE("exec::LogFileParser bounds one record that never ends", "[exec][container]") {
+  LogFileParser parser;
+  std::vector<LogLine> out;
+  parser.feed(k_time + " stderr F ", out);
+  const std::string chunk(100000, 'b');
+  for (int i = 0; i < 10; ++i) parser.feed(chunk, out);  // 1 MB in one record, no newline yet
+  CHECK(out.size() == 1000000 / k_max_log_line_bytes);
+  for (const auto& line : out) CHECK(line.stream == "stderr");
+  parser.feed("c\n", out);
+  CHECK(out.back().text == std::string(1000000 % k_max_log_line_bytes, 'b') + "c");
+  CHECK(out.back().stream == "stderr");
+}
+
+TEST_CASE("exec::LogFileParser keeps lines at the limit whole and cuts on a character boundary", "[exec][container]") {
+  CHECK(parse(log_record("stdout", "F", std::string(k_max_log_line_bytes, 'x'))) ==
+        Lines{{"stdout", std::string(k_max_log_line_bytes, 'x')}});
+  // "é" is two bytes; one that straddles the limit goes whole into the next piece.
+  std::string text = std::string(k_max_log_line_bytes - 1, 'x') + "\xc3\xa9" + "tail";
+  Lines lines = parse(log_record("stdout", "F", text));
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].second == std::string(k_max_log_line_bytes - 1, 'x') + std::string(k_cut_line_marker));
+  CHECK(lines[1].second == "\xc3\xa9tail");
 }

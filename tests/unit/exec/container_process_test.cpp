@@ -2,6 +2,10 @@
 
 #include <catch2/catch.hpp>
 #include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "exec/log_line_limit.hpp"
 
 using namespace jgrid;
 using namespace jgrid::exec;
@@ -54,6 +58,40 @@ TEST_CASE("exec::StreamedProcess delivers every line of both streams before it i
   CHECK(process.value()->exit_code() == 4);
   CHECK(out == std::vector<std::string>{"o1", "o2", "o3"});
   CHECK(err == std::vector<std::string>{"e1", "e2", "e3"});
+}
+
+TEST_CASE("exec::StreamedProcess cuts output without newlines into marked pieces while it runs", "[exec][process]") {
+  // 300 KiB and no newline: before the bound, nothing came out until the end and memory grew with the output.
+  std::mutex mutex;
+  std::vector<std::string> out;
+  auto process = StreamedProcess::start({"sh", "-c", "head -c 307200 /dev/zero | tr '\\0' a; sleep 30"},
+                                        [&](const std::string&, const std::string& line) {
+                                          std::lock_guard lock(mutex);
+                                          out.push_back(line);
+                                        });
+  REQUIRE(process.ok());
+  for (int i = 0; i < 100; ++i) {
+    {
+      std::lock_guard lock(mutex);
+      if (out.size() == 4) break;
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  process.value()->kill();
+  std::lock_guard lock(mutex);
+  REQUIRE(out.size() >= 4);  // four whole pieces while the command still runs; the fifth is open
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(out[i] == std::string(k_max_log_line_bytes, 'a') + std::string(k_cut_line_marker));
+  }
+}
+
+TEST_CASE("exec::BoundedLineReader reads lines like getline and pieces of long ones", "[exec][process]") {
+  std::istringstream in("one\n\n" + std::string(10, 'x') + "\nlast");
+  BoundedLineReader reader(4);
+  std::vector<std::string> lines;
+  for (std::string line; reader.next(in, line);) lines.push_back(line);
+  const std::string marked = std::string(k_cut_line_marker);
+  CHECK(lines == std::vector<std::string>{"one", "", "xxxx" + marked, "xxxx" + marked, "xx", "last"});
 }
 
 TEST_CASE("exec::StreamedProcess kill ends a running child at once", "[exec][process]") {

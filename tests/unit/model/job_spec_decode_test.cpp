@@ -91,6 +91,8 @@ TEST_CASE("model::decode_job_spec requires image on submit only", "[model]") {
   require_refused({{"image", ""}}, "image");
   require_refused({{"image", "rocm/pytorch latest"}}, "image");
   require_refused({{"image", "rocm/pytorch\n"}}, "image");
+  require_refused({{"image", "--privileged"}}, "image");  // would read as an option of the container engine
+  require_refused({{"image", "-v/:/host"}}, "image");
   require_refused({{"image", Json::array()}}, "image");
 }
 
