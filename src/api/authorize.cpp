@@ -69,6 +69,10 @@ Result<std::string> authorize(const AuthOptions& auth, const Access& access, con
     case AccessKind::scopes:
       if (!auth.keys_required) return std::string(k_local_workspace);
       return check_key(auth, access, call);
+    case AccessKind::scopes_or_token:
+      if (!auth.keys_required) return std::string(k_local_workspace);
+      if (!find_key(auth, bearer_token(call))) return std::string();
+      return check_key(auth, access, call);
   }
   return std::string(k_local_workspace);
 }

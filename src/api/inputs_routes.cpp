@@ -31,6 +31,7 @@ Result<std::optional<std::int64_t>> declared_size(const Call& call) {
 }
 
 Json upload_object(const Context& ctx, const Call& call, const model::JobInput& input) {
+  // The slot's own expiry (the engine enforces it); the URL's signature lasts as long by the wall clock.
   std::int64_t expires_s = (util::wall_now_ms() + ctx.engine.options().upload_ttl_ms) / 1000;
   std::string base = call.base_url + "/v1/job-inputs/" + util::percent_encode(input.id);
   return Json{{"input_id", input.id},
@@ -40,7 +41,7 @@ Json upload_object(const Context& ctx, const Call& call, const model::JobInput& 
               {"upload_url", base + "/content?" + signed_query(ctx.options.signing_secret, upload_subject(input.id),
                                                                 expires_s)},
               {"token", input.token},
-              {"expires_at", util::format_time(expires_s * 1000)},
+              {"expires_at", util::format_time(input.expires_ms)},
               {"complete_url", base + "/complete"},
               {"headers", {{"Content-Type", input.content_type}}}};
 }
@@ -82,8 +83,13 @@ Result<Json> complete_input(const Context& ctx, const Call& call) {
   if (!token) return token.error();
   auto size = declared_size(call);
   if (!size) return size.error();
-  std::string presented = token->empty() ? bearer_token(call) : *token;
-  auto input = ctx.engine.complete_input(workspace_of(call), call.capture(0), presented, *size);
+  engine::InputCompletion completion;
+  completion.input_id = call.capture(0);
+  completion.key_workspace = call.workspace;  // "" when no API key authorised the call
+  // Without a key, the bearer may be the upload token (the way the PUT takes it).
+  completion.token = !token->empty() || !call.workspace.empty() ? *token : bearer_token(call);
+  completion.declared_size = *size;
+  auto input = ctx.engine.complete_input(completion);
   if (!input) return input.error();
   return Json{{"input_id", input->id},
               {"status", input->status},

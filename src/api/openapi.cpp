@@ -170,9 +170,12 @@ const Access& access_of(const Operation& op) {
 
 Json security(const Access& access) {
   switch (access.kind) {
-    case AccessKind::scopes: {
+    case AccessKind::scopes:
+    case AccessKind::scopes_or_token: {
       Json alternatives = Json::array();
       for (auto scope : access.any_of) alternatives.push_back({{"bearer", {std::string(scope)}}});
+      // {}: no key at all is an alternative too (the upload token in the body proves the right).
+      if (access.kind == AccessKind::scopes_or_token) alternatives.push_back(Json::object());
       return alternatives;
     }
     case AccessKind::service: return Json::array({{{"serviceToken", Json::array()}}});
@@ -202,7 +205,7 @@ Json operation(const Operation& op, const std::string& path, bool mcp) {
               {"responses", responses(op, mcp)}};
   const Access& access = access_of(op);
   out["security"] = security(access);
-  if (access.kind == AccessKind::scopes || access.kind == AccessKind::service)
+  if (access.kind != AccessKind::open && access.kind != AccessKind::signature)
     for (const char* status : {"401", "403"}) out["responses"][status] = {{"$ref", "#/components/responses/Error"}};
   Json params = parameters(op, path);
   if (!params.empty()) out["parameters"] = params;

@@ -22,7 +22,10 @@ inline constexpr std::string_view k_mcp_prefix = "/v1/mcp/jobs";
 // the URL's own signature or token decides (checked by the handler), no key;
 // `scopes`: with auth keys, a key holding any one of `any_of`; `service`:
 // the --service-token as bearer, whatever the auth mode.
-enum class AccessKind { open, signature, scopes, service };
+// scopes_or_token: an API key with one of the scopes, or, under --auth keys,
+// a request whose bearer is no key at all; it reaches the handler with an
+// empty Call::workspace and the handler checks a token of its own.
+enum class AccessKind { open, signature, scopes, scopes_or_token, service };
 struct Access {
   AccessKind kind = AccessKind::open;
   std::vector<std::string_view> any_of;

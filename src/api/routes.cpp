@@ -15,6 +15,8 @@ const Access k_logs{AccessKind::scopes, {"logs:read", "jobs:read", "jobs:write"}
 const Access k_estimate{AccessKind::scopes, {"jobs:estimate", "jobs:write"}};
 const Access k_submit{AccessKind::scopes, {"jobs:submit", "jobs:write"}};
 const Access k_write{AccessKind::scopes, {"jobs:write"}};
+// A key-less uploader completes with the upload token in the body.
+const Access k_complete_upload{AccessKind::scopes_or_token, {"jobs:submit", "jobs:write"}};
 
 }  // namespace
 
@@ -39,7 +41,7 @@ const std::vector<RouteSpec>& route_specs() {
       {"POST", "/v1/job-inputs", create_input, k_submit, B::json},
       {"GET", "/v1/job-inputs", list_inputs, k_read_list},
       {"PUT", "/v1/job-inputs/{iid}/content", upload_input, k_signed, B::stream},
-      {"POST", "/v1/job-inputs/{iid}/complete", complete_input, k_submit, B::optional_json},
+      {"POST", "/v1/job-inputs/{iid}/complete", complete_input, k_complete_upload, B::optional_json},
       {"GET", "/v1/nodes", list_nodes, k_read_list},
       {"GET", "/v1/nodes/{id}", get_node, k_read_list},
       {"POST", "/oauth/introspect", introspect_key, k_service, B::stream},

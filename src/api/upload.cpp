@@ -1,6 +1,11 @@
-// api.md §2.9 step 2: PUT <upload_url>. The bytes go to a temporary file
-// next to the blob, hashed as they arrive, and are renamed into place only
-// when the whole body arrived within the limit: never held in memory.
+// PUT <upload_url> (docs/api.md, "Job inputs"). The bytes go to a
+// temporary file next to the blob (owner-only), hashed as they arrive and
+// synced; the engine renames it into place and records it only when the
+// whole body arrived within the limit: never held in memory, durable before
+// the row that names its sha256.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +33,14 @@ constexpr std::int64_t k_max_drain = 64LL << 20;
 struct FileCloser {
   void operator()(std::FILE* file) const { std::fclose(file); }
 };
+
+std::FILE* create_private(const fs::path& path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return nullptr;
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (!file) ::close(fd);
+  return file;
+}
 
 struct Received {
   std::int64_t size = 0;
@@ -69,7 +82,7 @@ Error too_large(std::int64_t limit) {
 // Streams the body into `temp`. Errors: PAYLOAD_TOO_LARGE, IO_ERROR,
 // INVALID_REQUEST (the body stopped early).
 Result<Received> receive(const Call& call, const fs::path& temp, std::int64_t limit) {
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(temp.c_str(), "wb"));
+  std::unique_ptr<std::FILE, FileCloser> file(create_private(temp));
   if (!file) return make_error("IO_ERROR", "cannot create " + temp.string());
   util::Sha256 hash;
   Received received;
@@ -82,23 +95,27 @@ Result<Received> receive(const Call& call, const fs::path& temp, std::int64_t li
     return !write_failed;
   });
   if (received.size > limit) return too_large(limit);
-  if (write_failed || std::fflush(file.get()) != 0) return make_error("IO_ERROR", "cannot write " + temp.string());
+  if (write_failed || std::fflush(file.get()) != 0 || ::fsync(::fileno(file.get())) != 0)
+    return make_error("IO_ERROR", "cannot write " + temp.string());
   if (!complete) return invalid_request("upload body ended before its declared length");
   received.sha256 = hash.hex_digest();
   return received;
 }
 
-Result<Received> store_blob(const Context& ctx, const Call& call, const std::string& input_id) {
+// The bytes in a synced temporary file beside the blob; the engine moves it into place (record_upload).
+Result<model::JobInput> store_blob(const Context& ctx, const Call& call, const std::string& input_id) {
   fs::path blob = model::input_blob_path(ctx.options.data_dir, input_id);
   std::error_code error;
   fs::create_directories(blob.parent_path(), error);
   fs::path temp = blob.string() + ".part-" + util::random_hex(6);
   auto received = receive(call, temp, ctx.options.max_upload_bytes);
-  if (received) fs::rename(temp, blob, error);
-  if (!received || error) fs::remove(temp, error);
-  if (received && error) return make_error("IO_ERROR", "cannot move upload into " + blob.string());
-  return received;
+  if (!received) {
+    fs::remove(temp, error);
+    return received.error();
+  }
+  return ctx.engine.record_upload(input_id, temp, received->size, received->sha256);
 }
+
 
 }  // namespace
 
@@ -107,18 +124,17 @@ Result<Reply> upload_input(const Context& ctx, const Call& call) {
   // No API key here: the URL's signature or the input's token names the input.
   if (!input) return not_found("job input", call.capture(0));
   if (auto allowed = authorise(ctx, call, *input); !allowed) return allowed.error();
-  if (input->status == "ready") return make_error("CONFLICT", "job input " + input->id + " is already complete");
+  // Refused before any byte is read; the engine checks again when it records them.
+  if (auto open = ctx.engine.check_upload_slot(*input); !open) return open.error();
   if (call.content_length > ctx.options.max_upload_bytes) return too_large(ctx.options.max_upload_bytes);
   if (auto space = check_free_space(ctx, call.content_length); !space) return space.error();
-  auto received = store_blob(ctx, call, input->id);
-  if (!received) return received.error();
-  auto recorded = ctx.engine.record_upload(input->id, received->size, received->sha256);
+  auto recorded = store_blob(ctx, call, input->id);
   if (!recorded) return recorded.error();
   return Reply::of(Json{{"input_id", recorded->id},
                         {"status", recorded->status},
                         {"ready", recorded->status == "ready"},
-                        {"size_bytes", received->size},
-                        {"sha256", received->sha256}});
+                        {"size_bytes", recorded->size_bytes ? Json(*recorded->size_bytes) : Json(nullptr)},
+                        {"sha256", recorded->sha256}});
 }
 
 }  // namespace jgrid::api

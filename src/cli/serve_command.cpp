@@ -141,6 +141,7 @@ engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir, 
   options.max_attempts = o.max_attempts;
   options.delay_threshold_ms = static_cast<std::int64_t>(o.delay_threshold_s * 1000);
   options.max_log_bytes = o.max_log_bytes;
+  options.upload_ttl_ms = static_cast<std::int64_t>(o.upload_ttl_s * 1000);
   options.callback_transport = api::make_http_callback_transport(outgoing_ca_file(o));
   options.callback_secret = std::move(callback_secret);
   options.callback_backoff_base_ms = o.callback_backoff_base_ms;

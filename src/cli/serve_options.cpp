@@ -76,6 +76,9 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
       ->capture_default_str();
   command.add_option("--max-body", o.max_body, "Largest JSON request body in bytes")->capture_default_str();
   command.add_option("--max-upload", o.max_upload, "Largest input upload in bytes")->capture_default_str();
+  command.add_option("--upload-ttl", o.upload_ttl_s,
+                     "Seconds an upload slot stays open; a slot not completed by then is refused and deleted")
+      ->capture_default_str();
   command.add_option("--max-log-bytes", o.max_log_bytes, "Log bytes kept per job")->capture_default_str();
   command.add_option("--time-scale", o.time_scale, "Simulated seconds per real second")->capture_default_str();
   command.add_option("--web-dir", o.web_dir, "Serve the dashboard from this folder instead of the embedded copy");
@@ -215,6 +218,7 @@ Status validate(const ServeOptions& o) {
   if (o.delay_threshold_s <= 0) return invalid("--delay-threshold", "a number of seconds > 0");
   if (o.max_body < 1024) return invalid("--max-body", "at least 1024 bytes");
   if (o.max_upload < 1) return invalid("--max-upload", "at least 1 byte");
+  if (!(o.upload_ttl_s >= 1)) return invalid("--upload-ttl", "at least 1 second");
   if (o.max_log_bytes < 1024) return invalid("--max-log-bytes", "at least 1024 bytes");
   if (o.time_scale <= 0) return invalid("--time-scale", "a number > 0");
   if (o.callback_backoff_base_ms < 1) return invalid("--callback-backoff-base-ms", "an integer >= 1");

@@ -27,6 +27,7 @@ struct ServeOptions {
   double delay_threshold_s = 300;
   std::int64_t max_body = 1 << 20;
   std::int64_t max_upload = 2LL << 30;
+  double upload_ttl_s = 3600;
   std::int64_t max_log_bytes = 64LL << 20;
   double time_scale = 1.0;
   std::string clock;               // "" : the fleet's clock.mode; else real | virtual

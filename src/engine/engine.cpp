@@ -61,15 +61,18 @@ Result<model::JobInput> Engine::create_input(const std::string& workspace, const
   return m_impl->create_input(workspace, filename, content_type, kind);
 }
 
-Result<model::JobInput> Engine::record_upload(const std::string& input_id, std::int64_t size_bytes,
-                                              const std::string& sha256) {
-  return m_impl->record_upload(input_id, size_bytes, sha256);
+Status Engine::check_upload_slot(const model::JobInput& input) const { return m_impl->check_upload_slot(input); }
+
+Result<model::JobInput> Engine::record_upload(const std::string& input_id, const std::filesystem::path& received,
+                                              std::int64_t size_bytes, const std::string& sha256) {
+  return m_impl->record_upload(input_id, received, size_bytes, sha256);
 }
 
-Result<model::JobInput> Engine::complete_input(const std::string& workspace, const std::string& input_id,
-                                               const std::string& token, std::optional<std::int64_t> declared_size) {
-  return m_impl->complete_input(workspace, input_id, token, declared_size);
+Result<model::JobInput> Engine::complete_input(const InputCompletion& completion) {
+  return m_impl->complete_input(completion);
 }
+
+void Engine::sweep_expired_inputs() { m_impl->sweep_expired_inputs(); }
 
 Result<model::Node> Engine::set_node_status(const std::string& node, const std::string& operation) {
   return m_impl->set_node_status(node, operation);

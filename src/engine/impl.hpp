@@ -155,10 +155,12 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   // inputs.cpp
   Result<model::JobInput> create_input(const std::string& workspace, const std::string& filename,
                                        const std::string& content_type, const std::string& kind);
-  Result<model::JobInput> record_upload(const std::string& input_id, std::int64_t size_bytes,
-                                        const std::string& sha256);
-  Result<model::JobInput> complete_input(const std::string& workspace, const std::string& input_id,
-                                         const std::string& token, std::optional<std::int64_t> declared_size);
+  Status check_upload_slot(const model::JobInput& input) const;
+  Result<model::JobInput> record_upload(const std::string& input_id, const std::filesystem::path& received,
+                                        std::int64_t size_bytes, const std::string& sha256);
+  Result<model::JobInput> complete_input(const InputCompletion& completion);
+  // Deletes the expired slots still pending, rows and bytes (the engine loop, once a minute, without m_mutex).
+  void sweep_expired_inputs();
 
   // callbacks.cpp
   void start_callbacks_locked();
@@ -206,6 +208,8 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   std::set<std::string> m_launching;  // executor start() in progress
   std::condition_variable m_launched_cv;  // a start() in progress returned
   std::int64_t m_last_tail_write_ms = 0;        // steady ms of the last periodic tail write
+  std::int64_t m_last_input_sweep_ms = 0;       // steady ms of the last sweep of expired upload slots
+  std::mutex m_inputs_mutex;                    // an input's bytes and row change together, one writer at a time
   std::int64_t m_log_backlog = 0;               // output bytes queued since the store was last waited for
   std::unique_ptr<CallbackSender> m_sender;     // set by start() when there is a transport
   std::shared_ptr<LookupGate> m_lookup_gate;    // lookup threads reach the engine through it

@@ -11,6 +11,13 @@ namespace jgrid::engine {
 namespace {
 
 constexpr auto k_tick = std::chrono::milliseconds(200);
+// Expired upload slots are swept this often (and once at start).
+constexpr std::int64_t k_input_sweep_every_ms = 60 * 1000;
+
+std::int64_t loop_steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 void count_bypass(const std::vector<LiveJob*>& heads, std::uint32_t node_class) {
   for (LiveJob* earlier : heads)
@@ -45,9 +52,12 @@ void Engine::Impl::run_loop() {
     std::vector<std::string> launches;
     if (std::exchange(m_wake, false)) launches = schedule_locked();
     tick_locked();
-    if (!launches.empty()) {
+    bool sweep = m_last_input_sweep_ms == 0 || loop_steady_ms() - m_last_input_sweep_ms >= k_input_sweep_every_ms;
+    if (sweep) m_last_input_sweep_ms = loop_steady_ms();
+    if (!launches.empty() || sweep) {
       lock.unlock();
       for (const auto& id : launches) launch(id);
+      if (sweep) sweep_expired_inputs();
       lock.lock();
     }
     if (!m_wake && std::exchange(m_wake_held, false)) m_clock->release();

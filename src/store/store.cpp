@@ -94,6 +94,13 @@ class SqliteStore final : public Store {
   std::map<std::string, std::int64_t> count_jobs_by_status() const override {
     return read([&](sql::Connection& c) { return reads::count_jobs_by_status(c); });
   }
+  Result<std::vector<std::string>> delete_expired_inputs(std::int64_t now_ms) override {
+    std::vector<std::string> ids;
+    Status status = m_writer->run_alone([&](sql::Connection& c) { ids = store::delete_expired_inputs(c, now_ms); });
+    if (!status) return status.error();
+    return ids;
+  }
+
   Result<DeletedRows> delete_all_jobs() override {
     DeletedRows deleted;
     Status status = m_writer->run_alone([&](sql::Connection& c) { deleted = store::delete_all_jobs(c); });

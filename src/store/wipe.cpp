@@ -1,6 +1,7 @@
 #include "store/wipe.hpp"
 
 #include <string>
+#include <vector>
 
 namespace jgrid::store {
 namespace {
@@ -31,6 +32,16 @@ DeletedRows delete_all_jobs(sql::Connection& conn) {
   deleted.inputs = delete_rows(conn, "inputs");
   deleted.deliveries = delete_rows(conn, "callback_outbox");
   return deleted;
+}
+
+std::vector<std::string> delete_expired_inputs(sql::Connection& conn, std::int64_t now_ms) {
+  auto query = conn.query(
+      "DELETE FROM inputs WHERE status = 'pending' AND json_extract(doc, '$.expires_ms') BETWEEN 1 AND ?1 "
+      "RETURNING id");
+  query.bind(1, now_ms);
+  std::vector<std::string> ids;
+  while (query.next()) ids.emplace_back(query.text(0));
+  return ids;
 }
 
 }  // namespace jgrid::store

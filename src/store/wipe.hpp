@@ -1,5 +1,8 @@
 #pragma once
 // The statements of Store::delete_all_jobs. The caller owns the transaction.
+#include <string>
+#include <vector>
+
 #include "jgrid/store/store.hpp"
 #include "store/sqlite.hpp"
 
@@ -13,5 +16,9 @@ inline constexpr const char* k_event_seq_floor_key = "event_seq_floor";
 // outbox row, empties job_counts and records the event seq floor. Returns
 // the rows deleted per table. Throws SqliteError part way: the caller rolls back.
 DeletedRows delete_all_jobs(sql::Connection& conn);
+
+// Deletes the inputs still pending whose upload slot expired before
+// `now_ms`; returns their ids. Throws SqliteError part way (as above).
+std::vector<std::string> delete_expired_inputs(sql::Connection& conn, std::int64_t now_ms);
 
 }  // namespace jgrid::store

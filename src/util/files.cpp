@@ -57,7 +57,26 @@ Status write_file_atomic(const std::filesystem::path& path, std::string_view dat
   ::close(fd);
   if (written.ok() && ::rename(temp.c_str(), path.c_str()) != 0) written = io_error("cannot rename", temp, errno);
   if (!written.ok()) ::unlink(temp.c_str());
+  if (written.ok()) written = sync_directory(path.has_parent_path() ? path.parent_path() : ".");
   return written;
+}
+
+Status sync_directory(const std::filesystem::path& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open directory", dir.string(), errno);
+  int rc = ::fsync(fd);
+  int error_number = errno;
+  ::close(fd);
+  if (rc != 0) return io_error("cannot sync directory", dir.string(), error_number);
+  return Ok{};
+}
+
+Status rename_durably(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code error;
+  std::filesystem::create_directories(to.parent_path(), error);
+  if (::rename(from.c_str(), to.c_str()) != 0)
+    return io_error("cannot rename " + from.string() + " to", to.string(), errno);
+  return sync_directory(to.parent_path());
 }
 
 }  // namespace jgrid::util

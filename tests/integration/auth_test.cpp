@@ -299,3 +299,37 @@ TEST_CASE("api auth off: any bearer or none is workspace local; introspection ne
   CHECK(server.get("/v1/jobs/" + id).status == 200);
   CHECK(server.post("/oauth/introspect", Json{{"token", "x"}}).status == 401);
 }
+
+TEST_CASE("api auth: an upload is completed by a key of its workspace or by its upload token", "[api][auth][inputs]") {
+  TestServer server(keyed_options());
+  auto slot = [&] {
+    auto ticket = server.post("/v1/job-inputs", Json{{"filename", "up.txt"}}, bearer("jg_w1_all_0001"));
+    REQUIRE(ticket.status == 200);
+    Json upload = ticket.json["upload"];
+    std::string put = upload["upload_url"];
+    REQUIRE(server.put_raw(put.substr(server.url.size()), "hello").status == 200);
+    return upload;
+  };
+  auto complete = [&](const Json& upload, const Json& body, const httplib::Headers& headers) {
+    std::string url = upload["complete_url"];
+    return server.post(url.substr(server.url.size()), body, headers);
+  };
+  Json by_key = slot();  // the hosted API's clients: their key, no body at all
+  auto keyed = complete(by_key, Json::object(), bearer("jg_w1_all_0001"));
+  INFO(keyed.body);
+  CHECK(keyed.status == 200);
+  CHECK(keyed.json["ready"] == true);
+
+  Json by_token = slot();  // a key-less uploader: the token in the body, or as the bearer
+  CHECK(complete(by_token, Json::object(), {}).status == 403);
+  CHECK(complete(by_token, Json{{"token", "wrong"}}, bearer("jg_w1_all_0001")).status == 403);
+  CHECK(complete(by_token, Json{{"token", by_token["token"]}}, {}).status == 200);
+  Json by_bearer_token = slot();
+  CHECK(complete(by_bearer_token, Json::object(), bearer(by_bearer_token["token"])).status == 200);
+
+  Json other = slot();  // another workspace's key does not see it; a key without the scope is refused
+  CHECK(complete(other, Json::object(), bearer("jg_w2_all_0001")).status == 404);
+  auto unscoped = complete(other, Json::object(), bearer("jg_w1_none_001"));
+  CHECK(unscoped.status == 403);
+  CHECK(unscoped.json["error"]["message"].get<std::string>().find("jobs:submit") != std::string::npos);
+}

@@ -116,3 +116,17 @@ TEST_CASE("api input filenames with a path are 400 and create nothing", "[api][i
   CHECK(unknown.status == 404);
   CHECK(server.post("/v1/job-inputs/inp_missing/complete", {{"token", "t"}}).status == 404);
 }
+
+TEST_CASE("api upload completes with the caller's key and no body under --auth off", "[api][inputs]") {
+  TestServer server;  // --auth off: any bearer is the local workspace's key
+  Json upload = create(server, "data.csv");
+  std::string put = upload["upload_url"];
+  REQUIRE(server.put_raw(put.substr(server.url.size()), "a,b\n").status == 200);
+  auto client = server.client();
+  std::string url = upload["complete_url"];
+  auto reply = client.Post(url.substr(server.url.size()).c_str(), {{"Authorization", "Bearer jg_any_key"}}, "", "");
+  REQUIRE(reply);
+  INFO(reply->body);
+  CHECK(reply->status == 200);
+  CHECK(Json::parse(reply->body)["ready"] == true);
+}

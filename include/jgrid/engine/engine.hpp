@@ -100,6 +100,16 @@ struct ResetReport {
   store::DeletedRows deleted;      // then every stored job and input
 };
 
+// Who completes an upload and how they proved it.
+struct InputCompletion {
+  std::string input_id;
+  // The caller's workspace when an API key of it (any caller under --auth
+  // off) authorised the request; "" when nothing but the token does.
+  std::string key_workspace;
+  std::string token;  // the upload token presented; "" for none
+  std::optional<std::int64_t> declared_size;
+};
+
 class Engine {
  public:
   Engine(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fleet fleet,
@@ -151,16 +161,29 @@ class Engine {
   std::size_t node_count() const;
   std::optional<model::Node> node(const std::string& node_id) const;
 
-  // Upload flow of api.md §2.9. The api streams the bytes to
-  // model::input_blob_path(data_dir, id) and then calls record_upload.
+  // Upload flow (docs/api.md, "Job inputs"). An upload slot lives until its
+  // expires_ms (EngineOptions::upload_ttl_ms after creation); a slot still
+  // pending then is refused (FORBIDDEN) and swept with its bytes.
   Result<model::JobInput> create_input(const std::string& workspace, const std::string& filename,
                                        const std::string& content_type, const std::string& kind);
-  Result<model::JobInput> record_upload(const std::string& input_id, std::int64_t size_bytes,
-                                        const std::string& sha256);
-  // Errors: NOT_FOUND, FORBIDDEN (wrong token), JOB_INPUT_NOT_READY (no bytes
-  // yet), INVALID_REQUEST (declared size disagrees with what arrived).
-  Result<model::JobInput> complete_input(const std::string& workspace, const std::string& input_id,
-                                         const std::string& token, std::optional<std::int64_t> declared_size);
+  // The api streamed the bytes into `received` (a file under the data dir,
+  // synced); this moves it into place as the input's blob, syncs the
+  // directory and records size and sha256, all while no complete_input of
+  // the same input can run: bytes never change under a ready input.
+  // Errors: NOT_FOUND, CONFLICT (already ready), FORBIDDEN (slot expired),
+  // IO_ERROR. `received` is gone on return either way.
+  // Whether bytes may still be uploaded for `input`: CONFLICT once it is
+  // ready, FORBIDDEN once its slot expired (by the engine's clock).
+  Status check_upload_slot(const model::JobInput& input) const;
+  Result<model::JobInput> record_upload(const std::string& input_id, const std::filesystem::path& received,
+                                        std::int64_t size_bytes, const std::string& sha256);
+  // Errors: NOT_FOUND (also another workspace's input), FORBIDDEN (wrong
+  // token, or neither token nor key, or slot expired), JOB_INPUT_NOT_READY
+  // (no bytes yet), INVALID_REQUEST (declared size disagrees).
+  Result<model::JobInput> complete_input(const InputCompletion& completion);
+  // Deletes every upload slot still pending past its expiry, row and bytes.
+  // The engine loop runs it once a minute; callable any time.
+  void sweep_expired_inputs();
 
   // Simulation controls (sim.md §3, §4).
   // Changes a node by hand: "drain" (no new jobs; running ones finish),

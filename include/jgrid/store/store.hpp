@@ -181,6 +181,11 @@ class Store {
   // and so is making sure that nothing writes a deleted job afterwards.
   // Error STORE_WRITE_FAILED, with nothing deleted.
   virtual Result<DeletedRows> delete_all_jobs() = 0;
+  // Deletes every input still pending whose upload slot expired at or
+  // before `now_ms` (a ready input stays: jobs use it); returns their ids,
+  // once durable. The blobs under the data dir are the caller's.
+  // Error STORE_WRITE_FAILED, with nothing deleted.
+  virtual Result<std::vector<std::string>> delete_expired_inputs(std::int64_t now_ms) = 0;
 
   // The schema version this binary writes.
   static int schema_version();

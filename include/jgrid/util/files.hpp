@@ -8,8 +8,15 @@
 namespace jgrid::util {
 
 Result<std::string> read_file(const std::filesystem::path& path);
-// Writes to a temporary sibling, fsyncs, then renames: readers see the old or
-// the new content, never a half-written file. `mode` applies to the new file.
-Status write_file_atomic(const std::filesystem::path& path, std::string_view data, unsigned mode = 0644);
+// Writes to a temporary sibling, fsyncs, renames, then fsyncs the directory:
+// readers see the old or the new content, never a half-written file, and
+// the new content survives a power cut once this returns. `mode` applies to
+// the new file (owner-only by default: the data dir holds secrets).
+Status write_file_atomic(const std::filesystem::path& path, std::string_view data, unsigned mode = 0600);
+// fsyncs the directory `dir`: a rename or a new entry in it is durable after.
+Status sync_directory(const std::filesystem::path& dir);
+// Renames `from` (a file already synced) to `to`, creating `to`'s directory
+// when missing, and syncs that directory. Error IO_ERROR naming both.
+Status rename_durably(const std::filesystem::path& from, const std::filesystem::path& to);
 
 }  // namespace jgrid::util

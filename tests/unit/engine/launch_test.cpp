@@ -15,11 +15,10 @@ namespace {
 std::string uploaded(EngineFixture& f, const std::string& filename, const std::string& kind, const std::string& bytes) {
   auto input = f.engine->create_input("local", filename, "", kind);
   REQUIRE(input);
-  auto blob = model::input_blob_path(f.data_dir, input->id);
-  std::filesystem::create_directories(blob.parent_path());
-  std::ofstream(blob, std::ios::binary) << bytes;
-  REQUIRE(f.engine->record_upload(input->id, static_cast<std::int64_t>(bytes.size()), "sha"));
-  REQUIRE(f.engine->complete_input("local", input->id, input->token, std::nullopt));
+  auto received = f.data_dir / ("received-" + filename);
+  std::ofstream(received, std::ios::binary) << bytes;
+  REQUIRE(f.engine->record_upload(input->id, received, static_cast<std::int64_t>(bytes.size()), "sha"));
+  REQUIRE(f.engine->complete_input({input->id, "local", input->token, std::nullopt}));
   return input->id;
 }
 
