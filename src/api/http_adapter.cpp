@@ -157,11 +157,30 @@ httplib::Server::HandlerResponse HttpAdapter::pre_route(const httplib::Request& 
   return httplib::Server::HandlerResponse::Unhandled;
 }
 
+namespace {
+
+bool names_port(const std::string& host) {
+  if (host.front() == '[') return host.find("]:") != std::string::npos;
+  return host.find(':') != std::string::npos;
+}
+
+bool names_loopback(const std::string& host) {
+  std::string name = util::to_lower(host);
+  if (!name.empty() && name.back() == '.') name.pop_back();
+  return name == "localhost" || name.rfind("127.", 0) == 0 || name == "[::1]";
+}
+
+}  // namespace
+
+// A Host of a loopback name without a port is what some HTTP stacks send
+// for a local server; the URLs in the reply then need the port the request
+// came in on (a proxy in front sends its public name, which is left alone).
 std::string HttpAdapter::base_url(const httplib::Request& req, bool via_base_path) const {
   const std::string& public_url = m_ctx.options.public_url;
   if (!public_url.empty()) return public_url.back() == '/' ? public_url.substr(0, public_url.size() - 1) : public_url;
   std::string host = req.get_header_value("Host");
   if (host.empty()) return m_fallback_base_url;
+  if (!names_port(host) && names_loopback(host) && req.local_port > 0) host += ":" + std::to_string(req.local_port);
   std::string scheme = m_ctx.options.tls_cert_file.empty() ? "http://" : "https://";
   return scheme + host + (via_base_path ? m_ctx.options.base_path : "");
 }

@@ -130,3 +130,20 @@ TEST_CASE("api upload completes with the caller's key and no body under --auth o
   CHECK(reply->status == 200);
   CHECK(Json::parse(reply->body)["ready"] == true);
 }
+
+TEST_CASE("api URLs in replies keep the port when a loopback Host comes without one", "[api][inputs]") {
+  TestServer server;
+  std::string port = server.url.substr(server.url.rfind(':') + 1);
+  for (const std::string host : {"127.0.0.1", "localhost", "[::1]"}) {
+    auto reply = server.post("/v1/job-inputs", {{"filename", "a.csv"}}, {{"Host", host}});
+    INFO(host << ": " << reply.body);
+    REQUIRE(reply.status == 200);
+    for (const char* field : {"upload_url", "complete_url"})
+      CHECK(reply.json["upload"][field].get<std::string>().rfind("http://" + host + ":" + port + "/", 0) == 0);
+  }
+  // A proxy's public name (no port: its default) and an explicit port are kept as sent.
+  auto proxied = server.post("/v1/job-inputs", {{"filename", "a.csv"}}, {{"Host", "grid.example.org"}});
+  CHECK(proxied.json["upload"]["upload_url"].get<std::string>().rfind("http://grid.example.org/", 0) == 0);
+  auto explicit_port = server.post("/v1/job-inputs", {{"filename", "a.csv"}}, {{"Host", "127.0.0.1:9"}});
+  CHECK(explicit_port.json["upload"]["upload_url"].get<std::string>().rfind("http://127.0.0.1:9/", 0) == 0);
+}
