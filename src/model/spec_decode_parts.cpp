@@ -20,36 +20,45 @@ Status check_number_at_least_zero(const Json& object, const char* key, const std
   return Ok{};
 }
 
-Status check_region_preference(const Json& constraints) {
+Status check_region_preference(const Json& constraints, const std::string& field) {
   const Json* value = member(constraints, "region_preference");
   if (!value || value->is_string()) return Ok{};
-  auto list = opt_strings(constraints, "region_preference", "constraints.region_preference");
-  if (!list.ok()) return invalid("constraints.region_preference", "expected a string or an array of strings");
+  auto list = opt_strings(constraints, "region_preference", field);
+  if (!list.ok()) return invalid(field, "expected a string or an array of strings");
   return Ok{};
 }
 
-// Validates the known constraint members and lower-cases the enumerations.
-Status check_constraints(Json& constraints) {
+// The constraints members the hosted API also accepts at the top level of a
+// request (docs/api.md, "Constraints"); a member given both ways: the one in
+// `constraints` wins.
+const char* const k_constraint_aliases[] = {
+    "max_price_per_hour", "gpu_type",      "gpu_class",        "preferred_gpu_family", "avoid_gpu_families",
+    "region_preference",  "region_mode",   "latency_priority", "cost_priority",        "min_vram_gb",
+    "model_size_gb",      "disk_gb"};
+
+// Validates the known constraint members and lower-cases the enumerations;
+// `prefix` is how error fields name them ("constraints", or "" at the top level).
+Status check_constraints(Json& constraints, const std::string& prefix) {
+  auto field = [&](const char* key) { return prefix.empty() ? std::string(key) : path(prefix, key); };
   for (const char* key : {"gpu_type", "gpu_class", "preferred_gpu_family"}) {
-    JGRID_READ(text, opt_string(constraints, key, path("constraints", key)));
+    JGRID_READ(text, opt_string(constraints, key, field(key)));
   }
   for (const char* key : {"max_price_per_hour", "min_vram_gb", "model_size_gb", "disk_gb"})
-    if (auto status = check_number_at_least_zero(constraints, key, path("constraints", key)); !status.ok())
-      return status;
-  JGRID_READ(avoid, opt_strings(constraints, "avoid_gpu_families", "constraints.avoid_gpu_families"));
-  if (auto status = check_region_preference(constraints); !status.ok()) return status;
-  JGRID_READ(mode, opt_enum(constraints, "region_mode", "constraints.region_mode", {"prefer", "strict"}));
+    if (auto status = check_number_at_least_zero(constraints, key, field(key)); !status.ok()) return status;
+  JGRID_READ(avoid, opt_strings(constraints, "avoid_gpu_families", field("avoid_gpu_families")));
+  if (auto status = check_region_preference(constraints, field("region_preference")); !status.ok()) return status;
+  JGRID_READ(mode, opt_enum(constraints, "region_mode", field("region_mode"), {"prefer", "strict"}));
   if (*mode) constraints["region_mode"] = **mode;
   for (const char* key : {"latency_priority", "cost_priority"}) {
-    JGRID_READ(level, opt_enum(constraints, key, path("constraints", key), k_levels));
+    JGRID_READ(level, opt_enum(constraints, key, field(key), k_levels));
     if (*level) constraints[key] = **level;
   }
   return Ok{};
 }
 
-// A top-level value wins over the one inside constraints; either ends up in both.
+// The member inside constraints wins over a top-level one; either ends up in constraints.
 const Json& hint_source(const Json& body, const JobSpec& spec, const char* key, std::string& field) {
-  if (member(body, key)) {
+  if (!member(spec.constraints, key) && member(body, key)) {
     field = key;
     return body;
   }
@@ -115,13 +124,20 @@ Result<Json> callback_object(const Json& body) {
 
 Status read_constraints(const Json& body, JobSpec& spec, SpecMode) {
   const Json* constraints = member(body, "constraints");
-  if (!constraints) return Ok{};
-  if (!constraints->is_object())
+  if (constraints && !constraints->is_object())
     return invalid("constraints", std::string("expected an object, got ") + constraints->type_name());
   spec.constraints = Json::object();
-  for (const auto& [key, value] : constraints->items())
-    if (!value.is_null()) spec.constraints[key] = value;
-  return check_constraints(spec.constraints);
+  if (constraints)
+    for (const auto& [key, value] : constraints->items())
+      if (!value.is_null()) spec.constraints[key] = value;
+  if (auto status = check_constraints(spec.constraints, "constraints"); !status.ok()) return status;
+  Json top_level = Json::object();
+  for (const char* key : k_constraint_aliases)
+    if (const Json* value = member(body, key); value && !value->is_null() && !member(spec.constraints, key))
+      top_level[key] = *value;
+  if (auto status = check_constraints(top_level, ""); !status.ok()) return status;
+  for (auto& [key, value] : top_level.items()) spec.constraints[key] = std::move(value);
+  return Ok{};
 }
 
 Status read_routing_hints(const Json& body, JobSpec& spec, SpecMode) {

@@ -251,3 +251,15 @@ TEST_CASE("api a job no node could ever run is 503 with Retry-After and no job",
   CHECK(std::stoi(reply.header("Retry-After")) > 0);
   CHECK(server.count_jobs() == 0);
 }
+
+TEST_CASE("api a top-level max_price_per_hour routes like the one in constraints", "[api][jobs]") {
+  TestServer server;  // the cheapest AMD node of the default fleet costs more than $0.10/h
+  auto reply = server.post("/v1/jobs", patched(rocm_example(), {{"max_price_per_hour", 0.1}}));
+  INFO(reply.body);
+  CHECK(reply.status == 503);
+  CHECK(error_message(reply, "CAPACITY_UNAVAILABLE").find("max_price_per_hour $0.10") != std::string::npos);
+  // Given both ways, the constraints member wins.
+  auto both = server.post("/v1/jobs", patched(rocm_example(), {{"max_price_per_hour", 0.1},
+                                                               {"constraints", {{"max_price_per_hour", 50}}}}));
+  CHECK(both.status == 202);
+}

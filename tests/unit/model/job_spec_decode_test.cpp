@@ -201,7 +201,28 @@ TEST_CASE("model::decode_job_spec reads routing hints at the top level or in con
   CHECK(nested.constraints["max_price_per_hour"] == 3.5);
   CHECK(nested.constraints["region_mode"] == "strict");
   CHECK(decoded({{"model_size_gb", 13}, {"model_size", 7}}).model_size_gb == 13);
-  CHECK(decoded({{"gpu_type", "A"}, {"constraints", {{"gpu_type", "B"}}}}).gpu_type == "A");
+  CHECK(decoded({{"gpu_type", "A"}, {"constraints", {{"gpu_type", "B"}}}}).gpu_type == "B");  // constraints wins
+}
+
+TEST_CASE("model::decode_job_spec takes every constraints member at the top level too", "[model]") {
+  // What the hosted API accepts as aliases; a member given both ways: the one in constraints wins.
+  JobSpec top = decoded({{"max_price_per_hour", 0.1}, {"gpu_type", "MI300X"}, {"gpu_class", "datacenter"},
+                         {"preferred_gpu_family", "instinct"}, {"avoid_gpu_families", {"radeon"}},
+                         {"region_preference", "us-east"}, {"region_mode", "STRICT"}, {"latency_priority", "HIGH"},
+                         {"cost_priority", "low"}});
+  CHECK(top.constraints == Json{{"max_price_per_hour", 0.1}, {"gpu_type", "MI300X"}, {"gpu_class", "datacenter"},
+                                {"preferred_gpu_family", "instinct"}, {"avoid_gpu_families", {"radeon"}},
+                                {"region_preference", "us-east"}, {"region_mode", "strict"},
+                                {"latency_priority", "high"}, {"cost_priority", "low"}});
+  JobSpec both = decoded({{"max_price_per_hour", 0.1}, {"region_mode", "strict"}, {"cost_priority", "high"},
+                          {"constraints", {{"max_price_per_hour", 5}, {"region_mode", "prefer"}, {"cost_priority", "low"}}}});
+  CHECK(both.constraints["max_price_per_hour"] == 5);
+  CHECK(both.constraints["region_mode"] == "prefer");
+  CHECK(both.cost_priority == "low");
+  require_refused({{"max_price_per_hour", "cheap"}}, "max_price_per_hour");
+  require_refused({{"avoid_gpu_families", "radeon"}}, "avoid_gpu_families");
+  require_refused({{"region_mode", "sometimes"}}, "region_mode");
+  require_refused({{"region_preference", 3}}, "region_preference");
 }
 
 TEST_CASE("model::decode_job_spec refuses ill-typed hints and constraints", "[model]") {
