@@ -61,7 +61,7 @@ Result<model::JobSpec> read_spec(const std::string& file) {
 }
 
 Result<exec::Fleet> catalog(const std::string& fleet) {
-  return fleet.empty() ? Result<exec::Fleet>(exec::default_fleet()) : exec::load_fleet_file(fleet);
+  return fleet.empty() ? Result<exec::Fleet>(exec::default_fleet()) : exec::load_fleet_files({fleet});
 }
 
 // What the catalog (or, when asked, the registry) knows about the image, as

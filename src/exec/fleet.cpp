@@ -27,6 +27,17 @@ struct Group {
   long long gpus = 0;
 };
 
+// `files` (that hold no pools) on top of the built-in fleet.
+Fleet over_builtin(Fleet files) {
+  Fleet builtin = default_fleet();
+  files.nodes = std::move(builtin.nodes);
+  files.faults = std::move(builtin.faults);
+  for (auto& image : builtin.images)
+    if (!files.find_image(image.ref)) files.images.push_back(std::move(image));
+  files.images_only = false;
+  return files;
+}
+
 std::string plural(long long count, const std::string& noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
@@ -60,8 +71,13 @@ Result<Fleet> load_fleet_file(const std::string& path) {
 }
 
 Result<Fleet> load_fleet_files(const std::vector<std::string>& paths) {
-  if (paths.size() == 1) return load_fleet_file(paths[0]);
+  if (paths.size() == 1) {
+    auto fleet = load_fleet_file(paths[0]);
+    if (fleet.ok() && fleet->images_only) return over_builtin(std::move(fleet.value()));
+    return fleet;
+  }
   Fleet merged;
+  merged.images_only = true;
   std::map<std::string, std::string> pool_files, image_files;  // name -> file that gave it
   for (std::size_t f = 0; f < paths.size(); ++f) {
     auto fleet = load_fleet_file(paths[f]);
@@ -92,7 +108,9 @@ Result<Fleet> load_fleet_files(const std::vector<std::string>& paths) {
       merged.nodes.push_back(std::move(node));
     }
     merged.faults.insert(fleet->faults.begin(), fleet->faults.end());
+    merged.images_only = merged.images_only && fleet->images_only;
   }
+  if (merged.images_only) return over_builtin(std::move(merged));
   return merged;
 }
 

@@ -207,7 +207,7 @@ void expand(const Pool& pool, std::vector<model::Node>& nodes) {
 }
 
 void read_pools(JsonChecker& checker, const Json& doc, Fleet& fleet) {
-  const Json* pools = checker.array(doc, "", "pools", !doc.contains("slurm"));
+  const Json* pools = checker.array(doc, "", "pools", !doc.contains("slurm") && !doc.contains("images"));
   if (!pools) return;
   std::map<std::string, std::size_t> seen;
   for (std::size_t i = 0; i < pools->size() && checker.ok(); ++i) {
@@ -235,6 +235,7 @@ Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source) 
     read_images(checker, doc, fleet);
     read_pools(checker, doc, fleet);
     read_slurm_section(checker, doc, fleet);
+    fleet.images_only = !doc.contains("pools") && !doc.contains("slurm");
   }
   if (!checker.ok()) return checker.error();
   return fleet;

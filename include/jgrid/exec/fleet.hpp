@@ -50,6 +50,9 @@ struct Fleet {
   // The `slurm` section: the nodes of a Slurm cluster join the fleet
   // (`serve` reads them at start). A file with it may leave out `pools`.
   std::optional<SlurmOptions> slurm;
+  // The file held neither `pools` nor `slurm` (only `images`, say):
+  // load_fleet_files adds its images to the built-in fleet.
+  bool images_only = false;
   // `screening.unknown_stack: any`: GPU jobs with no ROCm evidence and
   // nothing CUDA-only may use any vendor. Default false: NVIDIA only, as the
   // ROCm contract wants (AMD capacity only with ROCm evidence).
@@ -74,7 +77,10 @@ Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source);
 Result<Fleet> load_fleet_file(const std::string& path);
 
 // Loads several fleet files into one fleet: pools and images in file order;
-// seed, clock, screening and the slurm section from the first file that has them. Errors INVALID_FLEET as above, or a
+// seed, clock, screening and the slurm section from the first file that has them.
+// When no file has pools or a slurm section, the built-in fleet's nodes come
+// with them, and their images add to its catalog (replacing an entry of the
+// same reference): a file of `images` only extends the built-in fleet. Errors INVALID_FLEET as above, or a
 // pool name / image reference given by two files ("b.yaml: pools[0].name:
 // expected a unique pool name (a.yaml has it already)"). Nothing is
 // returned half-loaded.

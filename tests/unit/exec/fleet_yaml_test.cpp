@@ -82,9 +82,38 @@ TEST_CASE("fleet::load_fleet_files merges files and refuses a pool given twice",
   CHECK(twice.error().message == a + ": pool p: expected a unique pool name (" + a + " has it already)");
 }
 
+TEST_CASE("fleet::a file of images only extends the built-in fleet", "[exec][fleet]") {
+  exec::testing::TempWorkspace dir;
+  Fleet builtin = default_fleet();
+  REQUIRE_FALSE(builtin.images.empty());
+  const std::string replaced = builtin.images[0].ref;
+  auto file = dir.write("images.yaml", "images:\n  - ref: example.com/mine:1\n    sim: { duration_s: 3 }\n"
+                                       "  - ref: " + replaced + "\n    size_mb: 1\n");
+  auto fleet = load_fleet_files({file});
+  REQUIRE(fleet.ok());
+  CHECK(fleet->nodes.size() == builtin.nodes.size());
+  CHECK(fleet->images.size() == builtin.images.size() + 1);
+  REQUIRE(fleet->find_image("example.com/mine:1"));
+  CHECK(fleet->find_image("example.com/mine:1")->sim["duration_s"] == 3);
+  CHECK(fleet->find_image(replaced)->size_mb == 1);  // the file's entry replaces the built-in one
+  auto examples_file = load_fleet_files({examples() + "/images-only.yaml"});
+  REQUIRE(examples_file.ok());
+  CHECK(examples_file->nodes.size() == builtin.nodes.size());
+  // With a file that has pools, an images-only file adds to those pools instead.
+  auto pools = dir.write("pools.yaml", k_pool);
+  auto both = load_fleet_files({pools, file});
+  REQUIRE(both.ok());
+  CHECK(both->nodes.size() == 2);
+  // A file with nothing in it is still refused.
+  auto empty = load_fleet_files({dir.write("empty.yaml", "seed: 3\n")});
+  REQUIRE_FALSE(empty.ok());
+  CHECK_THAT(empty.error().message, Catch::Contains("pools"));
+}
+
 TEST_CASE("fleet::examples/fleets all load, with the node counts they promise", "[exec][fleet]") {
   std::map<std::string, std::size_t> expected = {
-      {"laptop.yaml", 1}, {"mixed-cloud.yaml", 19}, {"amd-only.yaml", 24}, {"large.yaml", 10000}};
+      {"laptop.yaml", 1}, {"mixed-cloud.yaml", 19}, {"amd-only.yaml", 24}, {"large.yaml", 10000},
+      {"images-only.yaml", 0}};  // its nodes come from the built-in fleet (load_fleet_files)
   std::size_t seen = 0;
   for (const auto& entry : std::filesystem::directory_iterator(examples())) {
     auto fleet = load_fleet_file(entry.path().string());
