@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "diagnosis_text.hpp"
 #include "follow.hpp"
 #include "remote.hpp"
 
@@ -35,7 +36,11 @@ int run_stored(api::Client& client, const LogsFlags& f) {
     if (f.tail > 0 || !page->value("has_more", false) || !(*page)["next_cursor"].is_string()) break;
     query["cursor"] = (*page)["next_cursor"].get<std::string>();
   }
-  if (f.remote.json) print_json(Json{{"job_id", f.id}, {"items", items}});
+  if (f.remote.json) {
+    print_json(Json{{"job_id", f.id}, {"items", items}});
+  } else if (auto job = client.get("/v1/jobs/" + path_segment(f.id))) {
+    print_diagnosis(*job, std::cerr);  // after the lines, on stderr: `logs ID > file` keeps only the output
+  }
   return 0;
 }
 

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "diagnosis_text.hpp"
 #include "remote.hpp"
 
 namespace jgrid::cli {
@@ -43,6 +44,7 @@ void print_report(const Json& job) {
   };
   for (const auto& [label, value] : lines)
     if (value != "-" && value != "- -") std::cout << label << std::string(11 - std::string(label).size(), ' ') << value << "\n";
+  print_diagnosis(job, std::cout);
 }
 
 int run(const StatusFlags& f) {

@@ -180,6 +180,8 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   // is): phase done, completed_ms, cost, the terminal event, GPUs released,
   // job written to `batch`, and `live` erased (the reference dies).
   void end_locked(LiveJob& live, model::JobStatus to, EventSpec terminal_event, store::WriteBatch& batch);
+  // diagnosis.cpp: why a failed run failed, from its output and exit, or nullopt.
+  std::optional<model::Diagnosis> diagnose_locked(const LiveJob& live, const exec::RunOutcome& outcome) const;
   void fail_locked(LiveJob& live, const std::string& code, const std::string& summary, store::WriteBatch& batch,
                    const std::string& source = "scheduler");
   void release_gpus_locked(LiveJob& live);

@@ -8,6 +8,7 @@
 
 #include "jgrid/model/job.hpp"
 #include "delay_timers.hpp"
+#include "jgrid/screen/diagnose.hpp"
 #include "jgrid/screen/screen.hpp"
 
 namespace jgrid::engine {
@@ -29,6 +30,7 @@ struct LiveJob {
   std::int64_t ordinal = 0;         // order of the job's first event (event digest)
   int bypassed = 0;                 // later jobs placed on nodes this one waits for
   std::vector<std::uint32_t> fitting_classes;  // node classes it could use once GPUs free up (sorted)
+  screen::OutputScan output_scan;   // the first line of each failure diagnosis code in its kept output
   DelayTimers::Armed delay_timer;   // the delay threshold of the current phase, while it has not fired
 };
 

@@ -196,6 +196,7 @@ void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome
   } else {
     if (outcome.timed_out)
       m_recorder.event(live, batch, {"job.timed_out", "executor", failure_summary(outcome, job), {}, "error"});
+    job.diagnosis = diagnose_locked(live, outcome);
     fail_locked(live, failure_code(outcome), failure_summary(outcome, job), batch, "executor");
   }
 }

@@ -89,6 +89,7 @@ void Engine::Impl::fail_locked(LiveJob& live, const std::string& code, const std
   live.job.status_message = summary;
   nlohmann::json data = {{"failure_code", code}, {"timed_out", live.job.timed_out}};
   data["exit_code"] = live.job.exit_code ? nlohmann::json(*live.job.exit_code) : nlohmann::json(nullptr);
+  if (live.job.diagnosis) data["diagnosis"] = model::diagnosis_to_json(*live.job.diagnosis);
   end_locked(live, model::JobStatus::failed, EventSpec{"job.failed", source, summary, data, "error"}, batch);
 }
 

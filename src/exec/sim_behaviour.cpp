@@ -1,13 +1,30 @@
 #include "exec/sim_behaviour.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
+#include "exec/sim_failures.hpp"
 #include "jgrid/model/job_spec.hpp"
 
 namespace jgrid::exec {
 namespace {
 
 constexpr double k_max_duration_s = 7 * 24 * 3600;
+
+// sim.failure: one of sim_failure_effects().
+void read_failure(JsonChecker& checker, const Json& sim, const std::string& parent, SimBehaviour& out) {
+  if (!sim.is_object() || !sim.contains("failure") || sim["failure"].is_null()) return;
+  const Json& value = sim["failure"];
+  std::string text = value.is_string() ? value.get<std::string>() : "";
+  const auto& known = sim_failure_effects();
+  if (std::find(known.begin(), known.end(), text) != known.end()) {
+    out.failure = text;
+    return;
+  }
+  std::string list;
+  for (const auto& name : known) list += (list.empty() ? "" : ", ") + name;
+  checker.fail(member_path(parent, "failure"), "one of " + list, &value);
+}
 
 bool has(const Json& object, const char* key) {
   auto it = object.find(key);
@@ -26,6 +43,7 @@ void read_flags(JsonChecker& checker, const Json& sim, const std::string& parent
   out.fail_start = checker.boolean(sim, parent, "fail_start", out.fail_start);
   out.timeout = checker.boolean(sim, parent, "timeout", out.timeout);
   out.oom = checker.boolean(sim, parent, "oom", out.oom);
+  read_failure(checker, sim, parent, out);
   out.stdout_every_s = checker.number(sim, parent, "stdout_every_s", out.stdout_every_s, 0, true);
 }
 

@@ -20,6 +20,7 @@ struct SimBehaviour {
   double stdout_every_s = 1.0;
   double slow_factor = 1.0;  // durations × this (a `slow` fault)
   std::optional<std::map<std::string, std::string>> artifacts;  // path -> content
+  std::string failure;       // a diagnosed failure to act out (sim_failures.hpp), or ""
 };
 
 // Overwrites the fields of `out` that `sim` sets; problems go to `checker`

@@ -201,6 +201,7 @@ RunPlan SimExecutor::plan(const RunRequest& request, SimBehaviour behaviour, std
   behaviour.fail_start = behaviour.fail_start || faults.fail_start;
   behaviour.oom = behaviour.oom || faults.oom;
   if (faults.exit_code) behaviour.exit_code = *faults.exit_code;
+  if (!faults.failure.empty()) behaviour.failure = faults.failure;
   behaviour.slow_factor *= faults.slow_factor;
   RunPlan plan = plan_run(request, behaviour, seed);
   if (faults.pull_fails && !plan.fail_start) {

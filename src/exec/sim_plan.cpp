@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "exec/sim_failures.hpp"
 #include "exec/sim_random.hpp"
 #include "jgrid/model/node.hpp"
 
@@ -157,6 +158,27 @@ void add_output(RunPlan& plan, const RunRequest& request, const SimBehaviour& be
                    [](const OutputLine& a, const OutputLine& b) { return a.offset_ms < b.offset_ms; });
 }
 
+// A failure at import or device setup ends the run at once (1 s in); running
+// out of memory takes a while (half the run).
+std::int64_t failure_end_ms(const std::string& effect, std::int64_t natural_ms) {
+  bool late = effect == "hip_out_of_memory" || effect == "oom_killed";
+  return std::max<std::int64_t>(1, late ? natural_ms / 2 : std::min<std::int64_t>(natural_ms, 1000));
+}
+
+RunOutcome failure_outcome(const SimFailure& failure) {
+  RunOutcome outcome;
+  outcome.exit_code = failure.exit_code;
+  outcome.failure_code = failure.exit_code == 137 ? "OOM" : "NONZERO_EXIT";
+  outcome.message = failure.exit_code == 137 ? "killed (exit 137)" : "exited with code " + std::to_string(failure.exit_code);
+  return outcome;
+}
+
+// Its lines on stderr just before the exit, after whatever the run printed until then.
+void add_failure_lines(RunPlan& plan, const SimFailure& failure) {
+  std::erase_if(plan.lines, [&](const OutputLine& line) { return line.stream == "stderr" && line.offset_ms >= plan.run_ms - 1; });
+  for (const auto& text : failure.lines) plan.lines.push_back({std::max<std::int64_t>(0, plan.run_ms - 1), "stderr", text});
+}
+
 std::string default_artifact(const RunRequest& request, const std::string& relative) {
   if (relative.ends_with(".json"))
     return Json{{"job_id", request.job.id}, {"ok", true}, {"artifact", relative}, {"node", request.node.name},
@@ -191,9 +213,13 @@ RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::
   std::int64_t natural_ms =
       to_ms(behaviour.duration_s.value_or(default_duration_s(request, random)) * behaviour.slow_factor);
   End end = run_end(request, behaviour, natural_ms);
+  auto failure = sim_failure(behaviour.failure, request.node);
+  if (failure && end.how == Ending::exited) end.at_ms = failure_end_ms(failure->effect, natural_ms);
   plan.run_ms = end.at_ms;
   plan.outcome = outcome_for(end, behaviour.exit_code);
+  if (failure && end.how == Ending::exited) plan.outcome = failure_outcome(*failure);
   add_output(plan, request, behaviour, natural_ms);
+  if (failure && end.how == Ending::exited) add_failure_lines(plan, *failure);
   add_artifacts(plan, request, behaviour);
   return plan;
 }

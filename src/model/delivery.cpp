@@ -19,6 +19,7 @@ Delivery make_delivery(const Job& job, std::string id, std::int64_t now_ms) {
                {"completed_at", api.value("completed_at", Json())},
                {"metadata", job.spec->callback ? job.spec->callback->metadata : Json::object()},
                {"job", std::move(api)}};
+  if (job.diagnosis && job.status == JobStatus::failed) body["diagnosis"] = diagnosis_to_json(*job.diagnosis);
   Delivery delivery;
   delivery.id = std::move(id);
   delivery.job_id = job.id;

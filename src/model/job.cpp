@@ -69,6 +69,7 @@ void read_optionals(const Json& doc, Job& job) {
   job.actual_cost_usd = optional_from<double>(doc, "actual_cost_usd");
   if (const Json& p = doc.at("placement"); !p.is_null()) job.placement = placement_from(p);
   if (const Json& f = doc.at("failure"); !f.is_null()) job.failure = Failure{f.at("code"), f.at("summary")};
+  if (auto d = doc.find("diagnosis"); d != doc.end()) job.diagnosis = diagnosis_from_json(*d);  // absent in older documents
   if (const Json& d = doc.at("delay"); !d.is_null()) job.delay = DelayReason{d.at("code"), d.at("message")};
   if (const Json& c = doc.at("callback"); !c.is_null())
     job.callback = CallbackState{c.at("url"), c.at("status"), c.at("attempts"), c.at("last_error")};
@@ -138,6 +139,7 @@ Json job_state_to_doc(const Job& job) {
               {"timed_out", job.timed_out},
               {"attempts", job.attempts},
               {"failure", failure_doc(job.failure)},
+              {"diagnosis", job.diagnosis ? diagnosis_to_json(*job.diagnosis) : Json()},
               {"delay", delay_doc(job.delay)},
               {"delayed_start", job.delayed_start},
               {"stdout_tail", job.stdout_tail},

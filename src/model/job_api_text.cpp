@@ -134,6 +134,7 @@ void runtime(JsonWriter& w, const Job& job) {
   w.key("timed_out").value(job.timed_out).key("attempts").value(job.attempts);
   if (job.failure && job.status == JobStatus::failed)
     w.key("failure").begin_object().key("code").value(job.failure->code).key("summary").value(job.failure->summary).end_object();
+  if (job.diagnosis && job.status == JobStatus::failed) write_diagnosis(w.key("diagnosis"), *job.diagnosis);
   w.key("artifacts_ready").value(job.artifacts_ready).key("delayed_start").value(job.delayed_start);
   if (job.delay)
     w.key("delay_reason").begin_object().key("code").value(job.delay->code).key("message").value(job.delay->message).end_object();

@@ -52,6 +52,8 @@ void outcome_members(JsonWriter& w, const Job& job) {
   } else {
     w.null();
   }
+  w.key("diagnosis");
+  job.diagnosis ? write_diagnosis(w, *job.diagnosis) : (void)w.null();
   w.key("delay");
   if (job.delay) {
     w.begin_object().key("code").value(job.delay->code).key("message").value(job.delay->message).end_object();

@@ -15,8 +15,12 @@
 namespace jgrid::exec {
 
 // Effects in the order of sim.md §4.
-inline constexpr const char* k_fault_effects[] = {"node_lost", "start_error", "exit_code", "oom",
-                                                  "slow", "image_pull_failed", "ecc_error", "preempt"};
+// The last seven act out the failures the grid diagnoses (docs/simulation.md §4).
+inline constexpr const char* k_fault_effects[] = {
+    "node_lost",          "start_error",       "exit_code",   "oom",
+    "slow",               "image_pull_failed", "ecc_error",   "preempt",
+    "rocm_userspace_missing", "no_gpu_visible", "gpu_isa_unsupported", "gpu_device_permission",
+    "hip_out_of_memory",  "cuda_on_amd",       "oom_killed"};
 
 struct FaultRule {
   std::string id;                // flt_<n>
@@ -40,6 +44,7 @@ struct RunFaults {
   std::optional<int> exit_code;
   double slow_factor = 1.0;
   std::string interrupt;                 // node_lost | ecc_error | preempt | ""
+  std::string failure;                   // a diagnosed failure to act out (sim_failures.hpp) | ""
   std::optional<double> interrupt_after_s;
   std::vector<std::string> rules;        // ids of the rules that fired, "pool:<name>:<effect>" for pool rates
 };

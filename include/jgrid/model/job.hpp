@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "jgrid/model/diagnosis.hpp"
 #include "jgrid/model/job_spec.hpp"
 #include "jgrid/model/placement.hpp"
 #include "jgrid/model/status.hpp"
@@ -51,6 +52,7 @@ struct Job {
   bool timed_out = false;
   int attempts = 0;               // placements made so far (1 on the first run)
   std::optional<Failure> failure;
+  std::optional<Diagnosis> diagnosis;  // set with a failure the grid could explain
   std::optional<DelayReason> delay;
   bool delayed_start = false;
   std::string stdout_tail, stderr_tail;  // last 8 KiB of each
