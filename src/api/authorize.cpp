@@ -33,7 +33,9 @@ bool holds_any(const ApiKey& key, const std::vector<std::string_view>& wanted) {
 
 Result<std::string> check_service(const AuthOptions& auth, const Call& call) {
   std::string token = bearer_token(call);
-  if (auth.service_token.empty()) return unauthorized("introspection is off: the server has no --service-token");
+  if (auth.service_token.empty()) return unauthorized(
+        "introspection is off: the server has no service token (--service-token, --service-token-file or "
+        "JGRID_SERVICE_TOKEN)");
   if (token.empty() || !same_secret(token, auth.service_token))
     return unauthorized("service token missing or wrong");
   return std::string(k_local_workspace);

@@ -256,7 +256,8 @@ Json build_document() {
                       {"description", "An API key (--auth keys); any key, or none, while auth is off (the default). "
                                       "Each operation lists the scopes that admit it: any one suffices."}}},
           {"serviceToken", {{"type", "http"}, {"scheme", "bearer"},
-                            {"description", "The --service-token of the server (token introspection only)"}}}}},
+                            {"description", "The service token of the server: --service-token, --service-token-file or "
+                                            "JGRID_SERVICE_TOKEN (token introspection only)"}}}}},
         {"responses",
          {{"Error", {{"description", "An error envelope"},
                      {"content", {{"application/json", {{"schema", schema_ref("Error")}}}}}}}}}}}};

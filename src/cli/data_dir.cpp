@@ -1,5 +1,9 @@
 #include "data_dir.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -23,7 +27,8 @@ Result<DataDir> DataDir::prepare(const std::string& path, bool ephemeral) {
     return DataDir(pattern, true);
   }
   std::error_code error;
-  fs::create_directories(path, error);
+  bool created = fs::create_directories(path, error);
+  if (!error && created) fs::permissions(path, fs::perms::owner_all, error);
   if (error) return make_error("DATA_DIR_FAILED", "cannot create data dir " + path + ": " + error.message());
   return DataDir(fs::absolute(path), false);
 }
@@ -66,7 +71,34 @@ Result<std::string> read_or_create_secret(const fs::path& path) {
   return secret;
 }
 
+std::string octal(unsigned mode) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%04o", mode & 07777);
+  return text;
+}
+
+// The change made to `path`, "" when none was needed.
+Result<std::string> make_one_private(const fs::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 || info.st_uid != ::geteuid()) return std::string();
+  if ((info.st_mode & 077) == 0) return std::string();
+  const unsigned mode = S_ISDIR(info.st_mode) ? 0700 : 0600;
+  if (::chmod(path.c_str(), mode) != 0)
+    return make_error("DATA_DIR_FAILED", "cannot make " + path.string() + " private: " + std::strerror(errno));
+  return path.string() + " (was " + octal(info.st_mode) + ")";
+}
+
 }  // namespace
+
+Result<std::vector<std::string>> make_private(const std::vector<fs::path>& paths) {
+  std::vector<std::string> changed;
+  for (const auto& path : paths) {
+    auto change = make_one_private(path);
+    if (!change) return change.error();
+    if (!change->empty()) changed.push_back(std::move(*change));
+  }
+  return changed;
+}
 
 Result<std::string> DataDir::signing_secret() const { return read_or_create_secret(model::secret_path(m_path)); }
 

@@ -1,8 +1,11 @@
 #pragma once
 // The data dir of a serve run: created (or made temporary for --ephemeral),
-// holding the signing secret, and removed at exit when ephemeral.
+// holding the signing secret, and removed at exit when ephemeral. It holds
+// secrets (env values, callback and upload tokens in the database), so only
+// its owner may enter it.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "jgrid/util/result.hpp"
 
@@ -10,8 +13,10 @@ namespace jgrid::cli {
 
 class DataDir {
  public:
-  // Creates `path` (and parents), or a fresh /tmp/jgrid-XXXXXX when
-  // `ephemeral`. Error DATA_DIR_FAILED naming the path and the OS reason.
+  // Creates `path` (and parents) with mode 0700, or a fresh
+  // /tmp/jgrid-XXXXXX (0700) when `ephemeral`; an existing `path` is left
+  // as it is (see make_private). Error DATA_DIR_FAILED naming the path and
+  // the OS reason.
   static Result<DataDir> prepare(const std::string& path, bool ephemeral);
   DataDir(DataDir&& other) noexcept;
   DataDir& operator=(DataDir&&) = delete;
@@ -35,5 +40,12 @@ class DataDir {
   std::filesystem::path m_path;
   bool m_ephemeral = false;
 };
+
+// Makes each path of `paths` that exists, belongs to this user and lets
+// group or others in owner-only: a folder 0700, a file 0600. Returns what it
+// changed, each as "<path> (was 0755)", so the caller can say so once.
+// Missing paths and paths of other users are left alone. Error
+// DATA_DIR_FAILED naming the path and the OS reason.
+Result<std::vector<std::string>> make_private(const std::vector<std::filesystem::path>& paths);
 
 }  // namespace jgrid::cli

@@ -1,5 +1,7 @@
 // `jgrid-local serve`: wires store, fleet, executors, engine and HTTP server,
 // prints the banner and the ready line, and shuts down cleanly on a signal.
+#include <sys/stat.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -46,6 +48,20 @@ std::string executors_text(std::size_t simulated_nodes, const LocalNodeSetup& lo
   return text;
 }
 
+// The data dir, and the database files when they are on disk: an existing
+// one that others may read is made owner-only, and that is said once.
+Status make_data_private(const DataDir& dir, const store::StoreOptions& store) {
+  std::vector<std::filesystem::path> paths = {dir.path()};
+  if (store.path != ":memory:")
+    for (const char* suffix : {"", "-wal", "-shm"}) paths.emplace_back(store.path + suffix);
+  auto changed = make_private(paths);
+  if (!changed) return changed.error();
+  std::string text;
+  for (const auto& change : *changed) text += (text.empty() ? "" : ", ") + change;
+  if (!text.empty()) util::log(util::LogLevel::warn, "serve", "made private (owner only): " + text);
+  return Ok{};
+}
+
 std::string persistence_text(const store::StoreOptions& options, const DataDir& dir) {
   if (options.path == ":memory:") return "in-memory SQLite (nothing kept at exit)";
   std::string mode = options.synchronous_full ? "synchronous=FULL" : "synchronous=NORMAL";
@@ -63,12 +79,15 @@ void apply_limits(const ServeOptions& o, api::ServerOptions& options) {
   options.min_free_disk_bytes = o.min_free_disk;
 }
 
-// Reads --keys-file before anything starts. Error INVALID_KEYS_FILE naming
-// the file and the field.
+// Reads --keys-file and the service token before anything starts. Errors
+// INVALID_KEYS_FILE naming the file and the field, INVALID_OPTION naming
+// where the service token came from.
 Result<api::AuthOptions> auth_options(const ServeOptions& o) {
   api::AuthOptions auth;
   auth.keys_required = o.auth == "keys";
-  auth.service_token = o.service_token;
+  auto token = resolve_service_token(o, std::getenv("JGRID_SERVICE_TOKEN"));
+  if (!token) return token.error();
+  auth.service_token = std::move(*token);
   if (!auth.keys_required) return auth;
   auto keys = api::load_keys_file(o.keys_file);
   if (!keys) return keys.error();
@@ -185,6 +204,10 @@ int serve(const ServeOptions& o) {
   sigset_t signals;
   block_stop_signals(signals);
 
+  // Everything this process creates is its owner's only: the database (and
+  // SQLite's -wal and -shm, which take the database's mode), uploads,
+  // artifacts, caches. The data dir holds env values and tokens.
+  ::umask(077);
   auto dir = DataDir::prepare(o.data_dir, o.ephemeral);
   if (!dir) return serve_failed(k_exit_runtime, dir.error().message);
   auto secret = dir->signing_secret();
@@ -192,6 +215,7 @@ int serve(const ServeOptions& o) {
   auto callback_secret = dir->callback_secret();
   if (!callback_secret) return serve_failed(k_exit_runtime, callback_secret.error().message);
   auto store_opts = store_options(o, *dir);
+  if (auto made = make_data_private(*dir, store_opts); !made) return serve_failed(k_exit_runtime, made.error().message);
   auto store = store::Store::open(store_opts);
   if (!store) return serve_failed(k_exit_runtime, store.error().message);
 

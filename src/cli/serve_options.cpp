@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "jgrid/util/files.hpp"
 #include "jgrid/util/log.hpp"
+#include "jgrid/util/strings.hpp"
 
 namespace jgrid::cli {
 namespace {
@@ -36,8 +38,6 @@ Status validate_guards(const ServeOptions& o) {
   if (o.auth != "off" && o.auth != "keys") return invalid("--auth", "off or keys, got '" + o.auth + "'");
   if (o.auth == "keys" && o.keys_file.empty()) return invalid("--keys-file", "a keys file together with --auth keys");
   if (o.auth == "off" && !o.keys_file.empty()) return invalid("--keys-file", "only together with --auth keys");
-  if (!o.service_token.empty() && o.service_token.size() < 16)
-    return invalid("--service-token", "at least 16 characters");
   if (o.max_json_depth < 2 || o.max_json_depth > 512) return invalid("--max-json-depth", "an integer 2..512");
   if (o.max_env_keys < 0 || o.max_env_keys > 256) return invalid("--max-env-keys", "an integer 0..256");
   if (o.max_labels < 0 || o.max_labels > 64) return invalid("--max-labels", "an integer 0..64");
@@ -46,6 +46,22 @@ Status validate_guards(const ServeOptions& o) {
   if (o.read_timeout_s < 1 || o.read_timeout_s > 3600) return invalid("--read-timeout", "1..3600 seconds");
   if (o.min_free_disk < 0) return invalid("--min-free-disk", "a number of bytes >= 0");
   return Ok{};
+}
+
+constexpr std::size_t k_min_service_token_chars = 16;
+
+Result<std::string> checked_token(const std::string& source, std::string token) {
+  if (token.size() < k_min_service_token_chars)
+    return invalid(source, "a service token of at least " + std::to_string(k_min_service_token_chars) +
+                               " characters, got " + std::to_string(token.size()));
+  return token;
+}
+
+// The first line of the file, without the whitespace around it.
+Result<std::string> token_from_file(const std::string& path) {
+  auto text = util::read_file(path);
+  if (!text) return invalid("--service-token-file", "a readable file: " + text.error().message);
+  return checked_token("--service-token-file", util::trim(text->substr(0, text->find('\n'))));
 }
 
 bool is_http_url(const std::string& text) {
@@ -104,7 +120,11 @@ void register_guard_options(CLI::App& command, ServeOptions& o) {
                      "CA bundle (PEM) that outgoing https (callbacks, registries) is verified with "
                      "(default: $JGRID_CA_FILE, else the system store)");
   command.add_option("--keys-file", o.keys_file, "JSON file of API keys: {\"keys\": [{key, workspace, scopes, revoked}]}");
-  command.add_option("--service-token", o.service_token, "Bearer token that may call POST /oauth/introspect");
+  command.add_option("--service-token", o.service_token,
+                     "Bearer token that may call POST /oauth/introspect (ps shows it: prefer --service-token-file or "
+                     "$JGRID_SERVICE_TOKEN)");
+  command.add_option("--service-token-file", o.service_token_file,
+                     "File holding the service token (default: $JGRID_SERVICE_TOKEN)");
   command.add_option("--max-json-depth", o.max_json_depth, "Deepest nesting of a JSON body")->capture_default_str();
   command.add_option("--max-env-keys", o.max_env_keys, "Environment variables per job (at most 256)")
       ->capture_default_str();
@@ -204,6 +224,13 @@ Status validate_screening(const ServeOptions& o) {
 }
 
 }  // namespace
+
+Result<std::string> resolve_service_token(const ServeOptions& o, const char* env_value) {
+  if (!o.service_token.empty()) return checked_token("--service-token", o.service_token);
+  if (!o.service_token_file.empty()) return token_from_file(o.service_token_file);
+  if (env_value && *env_value) return checked_token("JGRID_SERVICE_TOKEN", env_value);
+  return std::string();
+}
 
 Status validate(const ServeOptions& o) {
   if (o.port < 0 || o.port > 65535) return invalid("--port", "0..65535, got " + std::to_string(o.port));

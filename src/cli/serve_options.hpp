@@ -42,7 +42,8 @@ struct ServeOptions {
   std::string tls_cert;            // PEM certificate chain: serve HTTPS
   std::string tls_key;             // its PEM private key
   std::string ca_file;             // CA bundle for outgoing https (callbacks, registries); "" : system store
-  std::string service_token;
+  std::string service_token;       // bearer of POST /oauth/introspect (see resolve_service_token)
+  std::string service_token_file;  // a file holding it (ps shows command lines, not files)
   // Limits (README "Limits").
   int max_json_depth = 64;
   int max_env_keys = 256;
@@ -93,5 +94,12 @@ void register_screening_options(CLI::App& command, ServeOptions& options);
 // Checks values CLI11 cannot (ranges, formats, combinations). Error
 // INVALID_OPTION with one line naming the option and what was expected.
 Status validate(const ServeOptions& options);
+
+// The service token, from the first source given: --service-token, then
+// --service-token-file (its first line, surrounding whitespace dropped),
+// then `env_value` ($JGRID_SERVICE_TOKEN; null or "" : unset). "" when none
+// is given. Error INVALID_OPTION naming the source: a file that cannot be
+// read, or a token shorter than 16 characters.
+Result<std::string> resolve_service_token(const ServeOptions& options, const char* env_value);
 
 }  // namespace jgrid::cli

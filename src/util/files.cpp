@@ -48,11 +48,11 @@ Result<std::string> read_file(const std::filesystem::path& path) {
   return buffer.str();
 }
 
-Status write_file_atomic(const std::filesystem::path& path, std::string_view data, unsigned mode) {
+Status write_file_atomic(const std::filesystem::path& path, std::string_view data, std::optional<unsigned> mode) {
   auto temp = temp_sibling(path);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode.value_or(0666));
   if (fd < 0) return io_error("cannot write", temp, errno);
-  ::fchmod(fd, mode);  // open() applied the umask; the caller asked for `mode`
+  if (mode) ::fchmod(fd, *mode);  // open() applied the umask; the caller asked for `mode`
   Status written = write_all(fd, data, temp);
   ::close(fd);
   if (written.ok() && ::rename(temp.c_str(), path.c_str()) != 0) written = io_error("cannot rename", temp, errno);

@@ -47,3 +47,35 @@ TEST_CASE("cli::DataDir makes a readable secret private and refuses a short one"
   REQUIRE(!short_secret.ok());
   CHECK(short_secret.error().message.find("shorter than 32") != std::string::npos);
 }
+
+TEST_CASE("cli::DataDir creates a new data dir owner-only whatever the umask", "[cli]") {
+  auto parent = DataDir::prepare("", true);
+  REQUIRE(parent.ok());
+  auto path = parent->path() / "new" / "data";
+  mode_t old = ::umask(022);
+  auto dir = DataDir::prepare(path.string(), false);
+  ::umask(old);
+  REQUIRE(dir.ok());
+  CHECK(mode_of(path) == 0700);
+}
+
+TEST_CASE("cli::make_private tightens folders to 0700 and files to 0600 and says what it changed", "[cli]") {
+  auto dir = DataDir::prepare("", true);
+  REQUIRE(dir.ok());
+  auto data = dir->path() / "data";
+  fs::create_directories(data);
+  fs::permissions(data, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                            fs::perms::others_read | fs::perms::others_exec);
+  { std::ofstream(data / "jgrid.db") << "x"; }
+  fs::permissions(data / "jgrid.db", fs::perms::owner_read | fs::perms::owner_write | fs::perms::others_read);
+  auto changed = jgrid::cli::make_private({data, data / "jgrid.db", data / "jgrid.db-wal"});
+  REQUIRE(changed.ok());
+  REQUIRE(changed->size() == 2);
+  CHECK((*changed)[0] == data.string() + " (was 0755)");
+  CHECK((*changed)[1] == (data / "jgrid.db").string() + " (was 0604)");
+  CHECK(mode_of(data) == 0700);
+  CHECK(mode_of(data / "jgrid.db") == 0600);
+  auto again = jgrid::cli::make_private({data, data / "jgrid.db"});
+  REQUIRE(again.ok());
+  CHECK(again->empty());
+}

@@ -38,6 +38,18 @@ TEST_CASE("util::write_file_atomic then read_file returns the bytes", "[util]") 
   CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
 }
 
+TEST_CASE("util::write_file_atomic without a mode leaves the process umask in force", "[util]") {
+  TempDir dir;
+  fs::path file = dir.path / "cache.json";
+  mode_t old = ::umask(077);
+  auto written = write_file_atomic(file, "{}");
+  ::umask(old);
+  REQUIRE(written.ok());
+  struct stat info{};
+  REQUIRE(::stat(file.c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == 0600);
+}
+
 TEST_CASE("util::read_file reports a missing file or a directory as IO_ERROR", "[util]") {
   TempDir dir;
   auto missing = read_file(dir.path / "absent");
