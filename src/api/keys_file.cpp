@@ -60,7 +60,7 @@ Result<ApiKey> read_key(const std::filesystem::path& path, std::size_t index, co
 
 const std::vector<std::string>& known_scopes() {
   static const std::vector<std::string> k_scopes = {"jobs:read", "jobs:write", "jobs:submit", "jobs:estimate",
-                                                    "logs:read"};
+                                                    "logs:read", "sim:reset"};
   return k_scopes;
 }
 

@@ -17,6 +17,9 @@ const Access k_submit{AccessKind::scopes, {"jobs:submit", "jobs:write"}};
 const Access k_write{AccessKind::scopes, {"jobs:write"}};
 // A key-less uploader completes with the upload token in the body.
 const Access k_complete_upload{AccessKind::scopes_or_token, {"jobs:submit", "jobs:write"}};
+// The reset deletes the jobs of every workspace, not only the caller's:
+// a scope of its own, which no jobs:* scope implies.
+const Access k_reset{AccessKind::scopes, {"sim:reset"}};
 
 }  // namespace
 
@@ -51,7 +54,7 @@ const std::vector<RouteSpec>& route_specs() {
       {"POST", "/v1/sim/faults", add_sim_fault, k_write, B::json},
       {"DELETE", "/v1/sim/faults/{fid}", delete_sim_fault, k_write},
       {"POST", "/v1/sim/nodes/{id}/{op}", sim_node_operation, k_write, B::optional_json},
-      {"POST", "/v1/sim/reset", reset_sim, k_write, B::optional_json},
+      {"POST", "/v1/sim/reset", reset_sim, k_reset, B::optional_json},
       {"GET", "/v1/sim/digest", get_sim_digest, k_write},
       {"GET", "/healthz", healthz, k_open},
       {"GET", "/readyz", readyz, k_open},

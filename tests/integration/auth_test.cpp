@@ -18,7 +18,7 @@ namespace {
 
 const std::string k_service_token = "svc_token_0123456789";
 const std::vector<std::string> k_all_scopes = {"jobs:read", "jobs:write", "jobs:submit", "jobs:estimate",
-                                               "logs:read"};
+                                               "logs:read", "sim:reset"};
 
 std::string scope_key(const std::string& workspace, const std::string& scope) {
   std::string key = "jg_" + workspace + "_" + scope;
@@ -276,7 +276,7 @@ TEST_CASE("api auth: /oauth/introspect answers for keys with the service token o
   REQUIRE(active.status == 200);
   CHECK(active.json["active"] == true);
   CHECK(active.json["workspace_id"] == "w1");
-  CHECK(active.json["scope"] == "jobs:read jobs:write jobs:submit jobs:estimate logs:read");
+  CHECK(active.json["scope"] == "jobs:read jobs:write jobs:submit jobs:estimate logs:read sim:reset");
   CHECK(active.json["aud"] == "jgrid-local");
   CHECK(active.json["iss"].is_string());
   CHECK(active.json["sub"].get<std::string>().rfind("key_", 0) == 0);
