@@ -142,6 +142,31 @@ async function cancelsRunningJob() {
   await page.context().close();
 }
 
+async function showsDiagnosisAndItsLine() {
+  const job = await apiCall(base, "POST", "/v1/jobs", { ...example, name: "broken-isa",
+    sim: { duration_s: 20, stdout: ["loading model {i}/{n}"], failure: "gpu_isa_unsupported" } });
+  const page = await newPage(browser);
+  await page.goto(`${base}/ui/jobs/${job.job_id}`);
+  const box = page.locator('.diagnosis[data-code="GPU_ISA_UNSUPPORTED"]');
+  await box.waitFor({ timeout: 60000 });
+  const stored = await apiCall(base, "GET", `/v1/jobs/${job.job_id}`);
+  const e = stored.diagnosis.evidence;
+  check((await box.innerText()).includes(stored.diagnosis.fix), "the box does not show the fix");
+  await box.locator("a.evidence").click();
+  const marked = page.locator(".logbox .line.marked");
+  await marked.waitFor();
+  check(await marked.getAttribute("data-seq") === String(e.line), `marked line ${await marked.getAttribute("data-seq")}, evidence ${e.line}`);
+  check((await marked.innerText()) === e.text, `marked line text ${await marked.innerText()}`);
+  const inView = await marked.evaluate((el) => {
+    const b = el.closest(".logbox").getBoundingClientRect(), r = el.getBoundingClientRect();
+    return r.top >= b.top && r.bottom <= b.bottom;
+  });
+  check(inView, "the evidence line is not scrolled into view");
+  await shot(page, out, "job-diagnosis");
+  expectNoErrors(page, "diagnosis");
+  await page.context().close();
+}
+
 // Screenshots of every view with data in it, light, dark and narrow.
 async function screenshotTour() {
   const page = await newPage(browser);
@@ -236,6 +261,7 @@ try {
     ["downloads an artifact with the same bytes", downloadsArtifactBytes],
     ["shows the image.cuda_name block and its fix before submit", showsCudaBlockAndFix],
     ["cancels a running job after confirmation", cancelsRunningJob],
+    ["shows a failure's diagnosis and scrolls to the log line it rests on", showsDiagnosisAndItsLine],
     ["keeps up with 100 lines/s for 30 s with bounded DOM lines", () => logFloodCase(ctx)],
     ["screenshots every view (light, dark, narrow)", screenshotTour],
     ["works under --base-path /grid and behind --public-url", worksUnderBasePathAndPublicUrl],

@@ -28,7 +28,7 @@ export function mountJob(main, [jobId]) {
     }
     if (!alive) return;
     document.title = `${job.name || job.job_id} · jgrid-local`;
-    drawHeader(header, job, () => confirmCancel(job, refresh));
+    drawHeader(header, job, () => confirmCancel(job, refresh), (seq) => logs.showLine(seq));
     tl.setStatus(job.status, job.phase);
     drawScreening(screening, job, screened);
     drawPlacement(placement, job, route);
@@ -89,7 +89,21 @@ export function mountJob(main, [jobId]) {
   };
 }
 
-function drawHeader(el, job, onCancel) {
+// The grid's reading of a failure: why, what to change, and a link to the log line it rests on.
+function diagnosisBox(d, showLine) {
+  const e = d.evidence;
+  const status = h("span.muted", { "aria-live": "polite" });
+  const link = e ? h("a.evidence", { href: `#log-line-${e.line}`, onclick: (ev) => {
+    ev.preventDefault();
+    status.textContent = showLine(e.line) ? "" : " (that line is no longer in the view)";
+  } }, `${e.stream} line ${e.line}`) : null;
+  return h("div.alert.diagnosis", { role: "alert", dataset: { code: d.code } },
+    h("p", h("strong", d.code), " ", d.message),
+    h("p", h("strong", "Fix: "), d.fix),
+    e ? h("p.evidence", "From ", link, ": ", h("code", e.text), status) : null);
+}
+
+function drawHeader(el, job, onCancel, showLine) {
   const ran = between(job.started_at, job.completed_at);
   const terminal = TERMINAL.has(job.status);
   replace(el,
@@ -100,6 +114,7 @@ function drawHeader(el, job, onCancel) {
       job.runtime ? ` · ${job.runtime}` : "", job.framework ? ` · ${job.framework}` : "", ` · ${job.workload_type}`),
     job.status_message ? h("p.statusmsg", job.status_message) : null,
     job.failure ? h("div.alert", { role: "alert" }, h("strong", job.failure.code), " ", job.failure.summary) : null,
+    job.diagnosis ? diagnosisBox(job.diagnosis, showLine) : null,
     job.delay_reason ? h("div.note", h("strong", job.delay_reason.code), " ", job.delay_reason.message) : null,
     h("dl.pairs",
       h("div", h("dt", "Image"), h("dd", h("code", job.image || "—"))),

@@ -39,7 +39,8 @@ export function logView(jobId, { onStatus, onTerminal }) {
     const lines = pending.length > MAX_LINES ? pending.slice(-MAX_LINES) : pending;
     pending = [];
     const frag = document.createDocumentFragment();
-    for (const [stream, text] of lines) frag.append(h("div.line", { dataset: { s: stream } }, text));
+    for (const [stream, text, seq] of lines)
+      frag.append(h("div.line", { dataset: seq ? { s: stream, seq: String(seq) } : { s: stream } }, text));
     box.append(frag);
     let excess = box.childElementCount - MAX_LINES;
     // Keep the lines a reader scrolled to in place while old ones go
@@ -54,16 +55,16 @@ export function logView(jobId, { onStatus, onTerminal }) {
     const shown = box.childElementCount;
     count.textContent = total > shown ? `${total} lines (showing the last ${shown})` : `${total} lines`;
   };
-  const push = (stream, text) => {
+  const push = (stream, text, seq) => {
     for (const line of text.replace(/\n$/, "").split("\n")) {
-      pending.push([stream, line]);
+      pending.push([stream, line, seq]);
       total++;
     }
     if (!frame) frame = requestAnimationFrame(flush);
   };
 
-  const stop = follow(api.liveLogs(jobId), (type, data) => {
-    if (type === "stdout" || type === "stderr") push(type, data.text || "");
+  const stop = follow(api.liveLogs(jobId), (type, data, id) => {
+    if (type === "stdout" || type === "stderr") push(type, data.text || "", id);
     else if (type === "notice") push("notice", data.message || "");
     else if (type === "status") onStatus && onStatus(data);
     else if (type === "terminal") {
@@ -71,8 +72,25 @@ export function logView(jobId, { onStatus, onTerminal }) {
       return "stop";
     }
   });
+  // Scrolls to the line with log sequence `seq` (the event id) and marks it;
+  // false when it is not in the view (not arrived yet, or dropped from the top).
+  const showLine = (seq) => {
+    if (frame) flush();
+    const line = box.querySelector(`[data-seq="${seq}"]`);
+    if (!line) return false;
+    for (const old of box.querySelectorAll(".line.marked")) old.classList.remove("marked");
+    line.classList.add("marked");
+    following = false;
+    box.scrollTop = line.offsetTop - box.offsetTop - box.clientHeight / 3;
+    lastSet = box.scrollTop;
+    jump.hidden = false;
+    line.setAttribute("tabindex", "-1");
+    line.focus({ preventScroll: true });
+    return true;
+  };
   return {
     el,
+    showLine,
     lineCount: () => total,
     close() {
       stop();
