@@ -8,6 +8,8 @@
 #include "jgrid/exec/container_executor.hpp"
 #include "jgrid/exec/gpu_detect.hpp"
 #include "jgrid/exec/local_node.hpp"
+#include "jgrid/screen/diagnose.hpp"
+#include "jgrid/util/files.hpp"
 #include "jgrid/util/strings.hpp"
 
 namespace jgrid::cli {
@@ -17,8 +19,13 @@ namespace fs = std::filesystem;
 using Checks = std::vector<DoctorCheck>;
 
 constexpr const char* k_test_image = "localhost/jgrid-busybox-rocm:latest";
-const std::string k_groups_fix = "add yourself to the render and video groups (sudo usermod -aG render,video $USER), "
-                                 "then log in again";
+// The fix a failed run with no access to the devices gets (screen::diagnose): the same words here.
+const std::string k_groups_fix = screen::explain_code("GPU_DEVICE_PERMISSION", {}).fix;
+
+// gfx archs that ROCm's prebuilt PyTorch wheels and rocm/* images carry code objects for; another
+// arch needs an image built for it (or, within one generation, HSA_OVERRIDE_GFX_VERSION).
+constexpr const char* k_prebuilt_archs[] = {"gfx900",  "gfx906",  "gfx908",  "gfx90a",  "gfx942",  "gfx950",
+                                            "gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201"};
 
 struct Context {
   const ServeOptions& options;
@@ -136,9 +143,44 @@ void check_rocm(Context& c, Checks& out) {
                    "repo.radeon.com for GPU names and health"});
 }
 
+// Each GPU's ISA: images must carry code objects for it (GPU_ISA_UNSUPPORTED otherwise).
+void check_isa(Context& c, Checks& out) {
+  for (const auto& gpu : c.gpus.gpus) {
+    std::string detail = "GPU " + std::to_string(gpu.index) + " (" + gpu.model + ") is " + gpu.gfx_arch;
+    bool prebuilt = std::any_of(std::begin(k_prebuilt_archs), std::end(k_prebuilt_archs),
+                                [&](const char* arch) { return gpu.gfx_arch == arch; });
+    if (prebuilt) {
+      out.push_back(pass("isa", detail + ": ROCm's prebuilt PyTorch and rocm/* images carry code for it"));
+      continue;
+    }
+    screen::FailureFacts facts;
+    facts.gpu_model = gpu.model;
+    facts.gpu_arch = gpu.gfx_arch;
+    out.push_back({"isa", "warn", detail + ": ROCm's prebuilt images carry no code for it",
+                   screen::explain_code("GPU_ISA_UNSUPPORTED", facts).fix});
+  }
+}
+
+// The kernel driver against the ROCm user space: a DKMS amdgpu driver says
+// its version in sysfs; the kernel's own driver does not.
+void check_driver(Context& c, Checks& out) {
+  if (!c.gpus.kfd_present) return;
+  auto version = util::read_file(fs::path(c.options.sysfs_root) / "module/amdgpu/version");
+  std::string rocm = c.gpus.rocm_version.empty() ? "no ROCm user space on the host" : "ROCm " + c.gpus.rocm_version + " on the host";
+  if (version && !util::trim(*version).empty()) {
+    out.push_back(pass("driver", "amdgpu driver " + util::trim(*version) + " (DKMS), " + rocm +
+                                     "; images should use a ROCm release that supports this driver"));
+    return;
+  }
+  out.push_back({"driver", "warn", "the kernel's own amdgpu driver (no DKMS version), " + rocm,
+                 "images whose ROCm user space is newer than this kernel supports fail with ROCM_USERSPACE_MISSING or "
+                 "NO_GPU_VISIBLE: install amdgpu-dkms from the ROCm release your images use (repo.radeon.com), or "
+                 "use images of a ROCm release this kernel supports"});
+}
+
 using Step = void (*)(Context&, Checks&);
-constexpr Step k_steps[] = {check_engine, check_engine_run, check_kfd, check_topology,
-                            check_render, check_groups,     check_rocm};
+constexpr Step k_steps[] = {check_engine, check_engine_run, check_kfd,    check_topology, check_render,
+                            check_groups, check_isa,        check_driver, check_rocm};
 
 }  // namespace
 

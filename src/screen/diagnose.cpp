@@ -74,7 +74,7 @@ const std::map<std::string, Explain>& explanations() {
          std::string arch = or_text(f.gpu_arch, scan.arch_named());
          std::string target = or_text(arch, "the node's gfx arch");
          return Diagnosis{"GPU_ISA_UNSUPPORTED", "the image has no GPU code for " + node_gpu(f),
-                          "rebuild it for " + target + " (PYTORCH_ROCM_ARCH, AMDGPU_TARGETS or GPU_TARGETS=" + target +
+                          "rebuild the image for " + target + " (PYTORCH_ROCM_ARCH, AMDGPU_TARGETS or GPU_TARGETS=" + target +
                               ") or use an image whose build lists " + target +
                               "; HSA_OVERRIDE_GFX_VERSION only helps between ISAs that are the same in all but name "
                               "(10.3.0 for RDNA2 cards such as gfx1031/gfx1032 on a gfx1030 build), it cannot make a "
@@ -154,6 +154,8 @@ const std::optional<model::DiagnosisEvidence>& OutputScan::first(const std::stri
   std::size_t index = code_index(code);
   return index < m_first.size() ? m_first[index] : none;
 }
+
+Diagnosis explain_code(const std::string& code, const FailureFacts& facts) { return explain(code, facts, OutputScan()); }
 
 std::optional<Diagnosis> diagnose(const OutputScan& scan, const FailureFacts& facts) {
   if (facts.timed_out) return explain("TIMEOUT", facts, scan);

@@ -56,4 +56,9 @@ struct FailureFacts {
 // exit says more than the failure code already does.
 std::optional<model::Diagnosis> diagnose(const OutputScan& scan, const FailureFacts& facts);
 
+// The message and fix of `code` for `facts`, without evidence (what
+// `jgrid-local doctor` prints for the same problem found before a run).
+// `code` must be one of diagnosis_codes().
+model::Diagnosis explain_code(const std::string& code, const FailureFacts& facts);
+
 }  // namespace jgrid::screen

@@ -88,10 +88,10 @@ TEST_CASE("screen::diagnose names the arch and what HSA_OVERRIDE_GFX_VERSION can
   facts.exit_code = 134;
   auto named = diagnose(scan, facts);  // the node's arch unknown: the line's is used
   REQUIRE(named);
-  CHECK(named->fix.find("rebuild it for gfx1201") != std::string::npos);
+  CHECK(named->fix.find("rebuild the image for gfx1201") != std::string::npos);
   CHECK(named->fix.find("HSA_OVERRIDE_GFX_VERSION") != std::string::npos);
   auto node = diagnose(scan, amd_exit_1());
-  CHECK(node->fix.find("rebuild it for gfx942") != std::string::npos);
+  CHECK(node->fix.find("rebuild the image for gfx942") != std::string::npos);
 }
 
 TEST_CASE("screen::diagnose reads the exit: timeout, 137, and nothing on a plain non-zero exit", "[screen][diagnose]") {
