@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Hostile output from a real container: 1 GB written without a single newline
+# Output of real containers. Hostile output: 1 GB written without a newline
 # must not grow the server's memory (lines are cut at 64 KiB into marked
 # pieces, and a job keeps at most --max-log-bytes of output). Also: an image
-# reference that starts with '-' is refused at submit.
+# reference that starts with '-' is refused at submit; a failing container
+# is diagnosed from its stderr.
 source "$(dirname "$0")/../support/e2e_lib.sh"
 bash "$ROOT/tests/support/fake-rocm-image.sh" podman || exit $?
 sandbox=(--engine podman --engine-arg=--runtime --engine-arg=runc --engine-arg=--ulimit
@@ -45,3 +46,19 @@ curl -fsS "$URL/v1/jobs/$id/logs?limit=1000&cursor=$cursor" | jq -r '.items[].me
 grep -q '^log limit of 67108864 bytes reached' "$WORK/messages" ||
   fail "no platform line about the log limit"
 pass "pieces of 64 KiB end with ' [line continues]'; the job's log is truncated at --max-log-bytes, and says so"
+
+# A real container that fails the way a ROCm image without its user space fails is diagnosed from its stderr.
+id=$(curl -fsS -X POST "$URL/v1/jobs" -H 'Content-Type: application/json' -d '{"workload_type":"inference",
+  "image":"localhost/jgrid-busybox-rocm:latest","gpu_vendor":"amd","runtime":"rocm","command":["sh","-c",
+  "echo starting; echo \"ImportError: libamdhip64.so.6: cannot open shared object file: No such file or directory\" >&2; exit 1"]}' |
+  json_field job_id)
+for _ in $(seq 1 300); do
+  status=$(curl -fsS "$URL/v1/jobs/$id" | jq -r .status)
+  case "$status" in completed|failed|cancelled|rejected) break ;; esac
+  sleep 0.1
+done
+curl -fsS "$URL/v1/jobs/$id" >"$WORK/failed.json"
+[ "$(jq -r .diagnosis.code "$WORK/failed.json")" = ROCM_USERSPACE_MISSING ] &&
+  [ "$(jq -r .diagnosis.evidence.stream "$WORK/failed.json")" = stderr ] ||
+  fail "container failure not diagnosed: $(jq -c '{status, diagnosis}' "$WORK/failed.json")"
+pass "a real container's missing libamdhip64 is diagnosed ROCM_USERSPACE_MISSING from its stderr line"
