@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "screen/diagnose_patterns.hpp"
 
@@ -137,11 +138,46 @@ const std::vector<std::string>& diagnosis_codes() {
   return codes;
 }
 
+namespace {
+
+// The patterns whose needle starts with each byte: one pass over a line
+// finds every needle in it (most lines hold none, and cost that one pass).
+struct NeedleIndex {
+  std::array<std::vector<std::size_t>, 256> by_first_byte;
+  std::vector<std::size_t> code_of;  // pattern -> index in diagnosis_codes()
+  NeedleIndex() {
+    const auto& patterns = diagnosis_patterns();
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      by_first_byte[static_cast<unsigned char>(patterns[i].needle.front())].push_back(i);
+      code_of.push_back(code_index(patterns[i].code));
+    }
+  }
+};
+
+const NeedleIndex& needle_index() {
+  static const NeedleIndex index;
+  return index;
+}
+
+}  // namespace
+
 void OutputScan::line(std::string_view stream, std::int64_t line, std::string_view text) {
   std::string_view searched = text.substr(0, k_searched_prefix);
-  for (const auto& pattern : diagnosis_patterns()) {
-    auto& first = m_first[code_index(pattern.code)];
-    if (first || searched.find(pattern.needle) == std::string_view::npos) continue;
+  const NeedleIndex& index = needle_index();
+  const auto& patterns = diagnosis_patterns();
+  std::vector<bool> found;  // patterns whose needle is in the line; allocated on the first hit only
+  for (std::size_t at = 0; at < searched.size(); ++at) {
+    for (std::size_t p : index.by_first_byte[static_cast<unsigned char>(searched[at])]) {
+      if (m_first[index.code_of[p]] || !searched.substr(at).starts_with(patterns[p].needle)) continue;
+      if (found.empty()) found.resize(patterns.size());
+      found[p] = true;
+    }
+  }
+  for (std::size_t p = 0; p < found.size(); ++p) {
+    if (!found[p]) continue;
+    const DiagnosisPattern& pattern = patterns[p];
+    auto& first = m_first[index.code_of[p]];
+    if (first) continue;
     std::match_results<std::string_view::const_iterator> match;
     if (!std::regex_search(searched.begin(), searched.end(), match, pattern.regex)) continue;
     first = model::DiagnosisEvidence{std::string(stream), line, std::string(text.substr(0, 1000))};
