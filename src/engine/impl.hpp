@@ -182,6 +182,8 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   void end_locked(LiveJob& live, model::JobStatus to, EventSpec terminal_event, store::WriteBatch& batch);
   // diagnosis.cpp: why a failed run failed, from its output and exit, or nullopt.
   std::optional<model::Diagnosis> diagnose_locked(const LiveJob& live, const exec::RunOutcome& outcome) const;
+  // recovery.cpp: feeds a restarted job's stored output lines to its diagnosis scan.
+  void rescan_output_locked(LiveJob& live);
   void fail_locked(LiveJob& live, const std::string& code, const std::string& summary, store::WriteBatch& batch,
                    const std::string& source = "scheduler");
   void release_gpus_locked(LiveJob& live);

@@ -88,6 +88,18 @@ void Engine::Impl::stop() {
   m_store.flush();
 }
 
+// The lines a run printed before the restart count for its diagnosis too.
+void Engine::Impl::rescan_output_locked(LiveJob& live) {
+  constexpr int k_page = 1000;
+  for (std::int64_t after = 0;;) {
+    auto lines = m_store.list_logs({live.job.id, after, "all", k_page, std::nullopt});
+    for (const auto& line : lines)
+      if (line.stream == "stdout" || line.stream == "stderr") live.output_scan.line(line.stream, line.sequence, line.message);
+    if (lines.size() < static_cast<std::size_t>(k_page)) return;
+    after = lines.back().sequence;
+  }
+}
+
 void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::vector<std::string>& resumes) {
   const std::string id = job.id;
   LiveJob& live = m_live.emplace(id, LiveJob{std::move(job)}).first->second;
@@ -96,6 +108,7 @@ void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::v
   live.intent = screen_read(*live.job.spec, image).intent;
   live.event_sequence = m_store.max_event_sequence(id);
   live.log_sequence = m_store.max_log_sequence(id);
+  if (live.log_sequence > 0) rescan_output_locked(live);
   if (live.job.placement && hold_for_resume_locked(live)) {
     resumes.push_back(id);
     return;

@@ -77,3 +77,24 @@ TEST_CASE("engine::start puts queued jobs back in the queue in their order", "[e
   CHECK(after.stored(second_id)->status == JobStatus::queued);
   CHECK(after.events(first_id, "job.retrying").empty());
 }
+
+TEST_CASE("engine diagnoses a failure from output stored before a restart", "[engine]") {
+  auto store = memory_store();
+  std::string id;
+  {
+    EngineFixture first({make_node("mi300x-1", "amd", 8)}, {}, store);
+    id = first.submit_running(make_spec("amd")).id;
+    first.executor->output(id, "stderr", "RuntimeError: No HIP GPUs are available");
+  }
+  EngineFixture second({make_node("mi300x-1", "amd", 8)}, {}, store);
+  REQUIRE(second.executor->wait_started(1));
+  second.executor->run(id);
+  REQUIRE(second.reaches(id, JobStatus::running));
+  second.executor->finish(id, 1);
+  REQUIRE(second.reaches(id, JobStatus::failed));
+  auto failed = *second.stored(id);
+  REQUIRE(failed.diagnosis);
+  CHECK(failed.diagnosis->code == "NO_GPU_VISIBLE");
+  REQUIRE(failed.diagnosis->evidence);
+  CHECK(failed.diagnosis->evidence->line == 1);
+}
