@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The server over a store of 1,000,000 terminal jobs (sim.md §5; goal: RSS
+# The server over a store of 1,000,000 terminal jobs (docs/simulation.md §5; goal: RSS
 # <= 1 GB and GET /v1/jobs/{id} >= 5,000 req/s):
 #   1. seed: build/bench/seed_jobs writes the jobs (realistic documents, one
 #      final event each) in batches of 20,000; time and file size

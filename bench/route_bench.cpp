@@ -1,4 +1,4 @@
-// Cost of routing at fleet scale (sim.md §5):
+// Cost of routing at fleet scale (docs/simulation.md §5):
 //   1. route::place() for one job over N fake nodes (default 10,000; a mixed
 //      fleet, 60% AMD, half loaded): median µs per placement, per job shape;
 //   2. a submit-like call: screening + placement, median µs;

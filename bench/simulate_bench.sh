@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The simulation at scale (sim.md §5):
+# The simulation at scale (docs/simulation.md §5):
 #   1. load time of examples/fleets/large.yaml (10,000 nodes), via `simulate`
 #      with a one-line trace
 #   2. `simulate` of N jobs (default 100,000) over 1,000 nodes on the virtual

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A tiny callback receiver for jgrid-local (api.md §5), standard library only.
+"""A tiny callback receiver for jgrid-local (docs/api.md §5), standard library only.
 
 Prints every callback it gets and whether its X-JGrid-Signature verifies:
   t=<unix>,v1=<hex HMAC-SHA256(key, "<t>.<body>")>

@@ -1,4 +1,4 @@
-// api.md §2.8: artifact lists, signed download URLs and the bytes behind them.
+// docs/api.md §2.8: artifact lists, signed download URLs and the bytes behind them.
 #include <filesystem>
 #include <system_error>
 

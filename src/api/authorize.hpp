@@ -1,6 +1,6 @@
 #pragma once
 // The one place where requests are checked against the route table's access
-// column (api.md §2, §4). Handlers never look at keys.
+// column (docs/api.md §2, §4). Handlers never look at keys.
 #include <optional>
 
 #include "api/call.hpp"

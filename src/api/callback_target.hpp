@@ -1,5 +1,5 @@
 #pragma once
-// api.md §5: a callback must not point at this server (it would call its
+// docs/api.md §5: a callback must not point at this server (it would call its
 // own API with job results). Checked at submit, where the server knows the
 // address it listens on, the Host it was reached by and its public URL.
 #include "api/call.hpp"

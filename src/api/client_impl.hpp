@@ -25,7 +25,7 @@ std::unique_ptr<httplib::Client> make_http(const std::string& origin, const Clie
 // CONNECTION_FAILED naming the URL and the reason (for TLS, which check failed).
 Error connection_error(const std::string& url, const httplib::Client& http, httplib::Error error);
 
-// The server's error from a non-2xx response (the envelope of api.md §1.1),
+// The server's error from a non-2xx response (the envelope of docs/api.md §1.1),
 // or HTTP_<status> with the body's start when it is not one.
 Error response_error(int status, const std::string& body);
 

@@ -17,7 +17,7 @@ struct CodeMapping {
 };
 
 // METHOD_NOT_ALLOWED and RANGE_NOT_SATISFIABLE are transport conditions that
-// clients see as INVALID_REQUEST (api.md names no code for them).
+// clients see as INVALID_REQUEST (docs/api.md names no code for them).
 constexpr CodeMapping k_codes[] = {
     {"INVALID_REQUEST", 400, "INVALID_REQUEST"},
     {"UNAUTHORIZED", 401, "UNAUTHORIZED"},

@@ -1,6 +1,6 @@
 #pragma once
 // The one mapping from an internal Error to an HTTP status and JSON body
-// {"ok": false, "error": {code, message, details?}} (api.md §1.1).
+// {"ok": false, "error": {code, message, details?}} (docs/api.md §1.1).
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,4 +1,4 @@
-// api.md §2.7: a job's events as pages, and every event of the server as SSE.
+// docs/api.md §2.7: a job's events as pages, and every event of the server as SSE.
 #include "api/errors.hpp"
 #include "api/handlers.hpp"
 #include "api/metrics.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Route handlers, one function per route of api.md §2; the table in
+// Route handlers, one function per route of docs/api.md §2; the table in
 // routes.cpp names them. Each reads a Call and returns a JSON payload or a
 // Reply; errors are Results mapped by to_http_error.
 #include "api/call.hpp"
@@ -43,14 +43,14 @@ Result<Reply> readyz(const Context& ctx, const Call& call);
 Result<Json> health(const Context& ctx, const Call& call);
 Result<Reply> dashboard(const Context& ctx, const Call& call);
 
-// introspect_routes.cpp (api.md §2: service token)
+// introspect_routes.cpp (docs/api.md §2: service token)
 Result<Json> introspect_key(const Context& ctx, const Call& call);
 
 // metrics.cpp, openapi.cpp (§2.11)
 Result<Reply> metrics_text(const Context& ctx, const Call& call);
 Result<Reply> openapi_document(const Context& ctx, const Call& call);
 
-// sim_routes.cpp (sim.md §3, §4)
+// sim_routes.cpp (docs/simulation.md §3, §4)
 Result<Json> get_sim_clock(const Context& ctx, const Call& call);
 Result<Json> advance_sim_clock(const Context& ctx, const Call& call);
 Result<Json> list_sim_faults(const Context& ctx, const Call& call);

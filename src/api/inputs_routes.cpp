@@ -1,4 +1,4 @@
-// api.md §2.9: job inputs. The upload itself lives in upload.cpp.
+// docs/api.md §2.9: job inputs. The upload itself lives in upload.cpp.
 #include "api/errors.hpp"
 #include "api/handlers.hpp"
 #include "api/params.hpp"

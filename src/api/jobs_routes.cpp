@@ -1,4 +1,4 @@
-// api.md §2.1–2.4: estimate, submit, list, get, runtime, cancel.
+// docs/api.md §2.1–2.4: estimate, submit, list, get, runtime, cancel.
 #include "api/body_cache.hpp"
 #include "api/callback_target.hpp"
 #include "api/errors.hpp"
@@ -96,7 +96,7 @@ Result<bool> dry_run(const Call& call) {
   return invalid_request("dry_run: expected 1, 0, true or false, got '" + value + "'", "dry_run");
 }
 
-// --max-env-keys and --max-labels (at most the spec's own caps of 256 and 64).
+// --max-env-keys and --max-labels (at most the documented caps of 256 and 64, docs/api.md).
 Status check_map_size(const Json& body, const std::string& field, int limit) {
   if (!body.contains(field) || !body[field].is_object() || body[field].size() <= static_cast<std::size_t>(limit))
     return Ok{};

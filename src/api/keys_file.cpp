@@ -1,4 +1,4 @@
-// Reading and validating --keys-file (api.md §4).
+// Reading and validating --keys-file (docs/api.md §4).
 #include <algorithm>
 #include <set>
 

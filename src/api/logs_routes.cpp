@@ -1,4 +1,4 @@
-// api.md §2.5 (log pages) and §2.6 (live logs over SSE).
+// docs/api.md §2.5 (log pages) and §2.6 (live logs over SSE).
 #include "api/errors.hpp"
 #include "api/handlers.hpp"
 #include "api/metrics.hpp"

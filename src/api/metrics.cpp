@@ -1,4 +1,4 @@
-// api.md §2.11 /metrics: the HTTP-side series and the scrape handler.
+// docs/api.md §2.11 /metrics: the HTTP-side series and the scrape handler.
 #include "api/metrics.hpp"
 
 #include "api/handlers.hpp"

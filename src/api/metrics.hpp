@@ -1,5 +1,5 @@
 #pragma once
-// The series of api.md §2.11 that the HTTP layer records: requests by route
+// The series of docs/api.md §2.11 that the HTTP layer records: requests by route
 // and code, submits, SSE subscribers. Engine-side series (screening,
 // routing) are recorded by the engine in the same process-wide registry;
 // scrape-time gauges (jobs by status, queue depth, free GPUs) are computed by

@@ -1,4 +1,4 @@
-// api.md §2.10 `GET /v1/nodes`. A fleet can hold 10,000 nodes (sim.md §5),
+// docs/api.md §2.10 `GET /v1/nodes`. A fleet can hold 10,000 nodes (docs/simulation.md §5),
 // so the list is never built in one piece: with `limit` it is a page
 // (`cursor` = position in fleet order), without it the whole list is
 // streamed in chunks, each taken from the engine and serialised on its own.

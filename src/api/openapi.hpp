@@ -1,5 +1,5 @@
 #pragma once
-// The OpenAPI 3.1 document served at /openapi.json (api.md §2.11): every
+// The OpenAPI 3.1 document served at /openapi.json (docs/api.md §2.11): every
 // route of the route table with its parameters, request body and response
 // schemas, in both framings (plain, and {"ok": true, "data": …} under
 // /v1/mcp/jobs…). Built once from the operation table in openapi.cpp; a

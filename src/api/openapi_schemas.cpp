@@ -1,5 +1,5 @@
 // components.schemas of /openapi.json (JSON Schema 2020-12, as OpenAPI 3.1
-// uses it). Typed fields are never null except those api.md §1.1 marks
+// uses it). Typed fields are never null except those docs/api.md §1.1 marks
 // `|null`; objects stay open (clients ignore fields they do not know).
 #include "api/openapi.hpp"
 
@@ -26,7 +26,7 @@ constexpr const char* k_schemas = R"json({
       "field": {"type": "string"}, "message": {"type": "string"}, "fix": {"type": "string"}}
   },
   "JobRequest": {
-    "type": "object", "description": "Submit and estimate body (api.md §2.2). Unknown fields are ignored.",
+    "type": "object", "description": "Submit and estimate body (docs/api.md §2.2). Unknown fields are ignored.",
     "properties": {
       "name": {"type": "string", "maxLength": 200},
       "workload_type": {"enum": ["inference", "training", "fine-tuning", "fine_tuning", "batch"]},
@@ -54,7 +54,7 @@ constexpr const char* k_schemas = R"json({
       "expected_artifacts": {"type": "array", "items": {"type": "string"}},
       "metadata": {"type": "object"},
       "webhook_url": {"type": "string", "format": "uri",
-        "description": "Callback URL (api.md §5); same as callback.url"},
+        "description": "Callback URL (docs/api.md §5); same as callback.url"},
       "callback_url": {"type": "string", "format": "uri",
         "description": "http(s) URL POSTed once the job ends; not this server itself"},
       "callback_auth_token": {"type": "string",
@@ -63,7 +63,7 @@ constexpr const char* k_schemas = R"json({
       "callback": {"oneOf": [{"type": "string", "format": "uri"}, {"type": "object", "properties": {
         "url": {"type": "string", "format": "uri"}, "auth_token": {"type": "string"},
         "metadata": {"type": "object"}}}]},
-      "sim": {"type": "object", "description": "Fake-node behaviour of this job (sim.md)"}
+      "sim": {"type": "object", "description": "Fake-node behaviour of this job (docs/simulation.md)"}
     }
   },
   "JobBase": {
@@ -116,7 +116,7 @@ constexpr const char* k_schemas = R"json({
       "billing": {"type": "object", "properties": {"status": {"type": "string"},
         "actual_cost_usd": {"type": ["number", "null"]}}},
       "account_billing": {"type": "object"},
-      "callback": {"type": "object", "description": "Delivery of the job's callback (api.md §5); absent without one",
+      "callback": {"type": "object", "description": "Delivery of the job's callback (docs/api.md §5); absent without one",
         "properties": {"url": {"type": "string"}, "status": {"enum": ["pending", "delivered", "failed"]},
         "attempts": {"type": "integer", "minimum": 0, "maximum": 8}, "last_error": {"type": "string"}}}
     }

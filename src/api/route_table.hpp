@@ -1,5 +1,5 @@
 #pragma once
-// The one route table of api.md §2 and the matcher over it. Patterns are
+// The one route table of docs/api.md §2 and the matcher over it. Patterns are
 // literal segments and "{name}" captures; a final "{*}" captures the rest.
 // Families: plain routes under /v1/jobs… may also be served enveloped under
 // /v1/mcp/jobs… (same handler, Framing::envelope).
@@ -18,7 +18,7 @@ enum class Families { plain, plain_and_mcp };
 inline constexpr std::string_view k_plain_prefix = "/v1/jobs";
 inline constexpr std::string_view k_mcp_prefix = "/v1/mcp/jobs";
 
-// Who may call a route (api.md §2, scope column). `open`: anyone; `signature`:
+// Who may call a route (docs/api.md §2, scope column). `open`: anyone; `signature`:
 // the URL's own signature or token decides (checked by the handler), no key;
 // `scopes`: with auth keys, a key holding any one of `any_of`; `service`:
 // the --service-token as bearer, whatever the auth mode.

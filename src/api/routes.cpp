@@ -1,4 +1,4 @@
-// The route table of api.md §2: one line per route, with the scopes a key
+// The route table of docs/api.md §2: one line per route, with the scopes a key
 // needs when auth is on (any one of them suffices).
 #include "api/handlers.hpp"
 #include "api/route_table.hpp"

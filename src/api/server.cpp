@@ -153,7 +153,7 @@ Result<int> Server::bind() {
     if (!impl.http.bind_to_port(host, impl.options.port)) return bind_error(host, impl.options.port);
     impl.port = impl.options.port;
   }
-  impl.options.port = impl.port;  // handlers see the bound port (callback targets, api.md §5)
+  impl.options.port = impl.port;  // handlers see the bound port (callback targets, docs/api.md §5)
   if (impl.listen_fd >= 0) ::listen(impl.listen_fd, k_listen_backlog);  // raises the library's backlog
   impl.adapter.set_fallback_base_url(scheme(impl.options) + url_host(host) + ":" + std::to_string(impl.port) +
                                      impl.options.base_path);

@@ -1,4 +1,4 @@
-// sim.md §3–4: the simulation's clock, fault rules, node operations, reset
+// docs/simulation.md §3–4: the simulation's clock, fault rules, node operations, reset
 // and event digest under /v1/sim/.
 #include "api/errors.hpp"
 #include "api/handlers.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Server-Sent Events framing and the pacing of live followers (api.md §2.6,
+// Server-Sent Events framing and the pacing of live followers (docs/api.md §2.6,
 // §2.7). A follower re-reads the store after each commit; it never makes a
 // writer wait (the store only bumps a counter).
 #include <chrono>

@@ -1,4 +1,4 @@
-// api.md §2.10 one node (the list is in nodes_routes.cpp), §2.11 health and readiness, and the dashboard files.
+// docs/api.md §2.10 one node (the list is in nodes_routes.cpp), §2.11 health and readiness, and the dashboard files.
 #include <filesystem>
 
 #include "api/errors.hpp"

@@ -30,7 +30,7 @@ class DataDir {
   // IO_ERROR, or DATA_DIR_FAILED when the file holds fewer than 32 characters.
   Result<std::string> signing_secret() const;
   // The key that signs callbacks of jobs without their own auth token
-  // (api.md §5), in <data-dir>/callback.key: read, or created once with mode
+  // (docs/api.md §5), in <data-dir>/callback.key: read, or created once with mode
   // 0600. Separate from the URL secret, so a receiver that is given it
   // cannot sign download URLs. Error IO_ERROR.
   Result<std::string> callback_secret() const;

@@ -1,6 +1,6 @@
 #pragma once
 // The checks of `jgrid-local doctor`: can this machine be the grid's local
-// ROCm node (rocm.md §4)? Each check is one line with its result and fix.
+// ROCm node (docs/rocm.md §4)? Each check is one line with its result and fix.
 #include <string>
 #include <vector>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Following a job's live logs (api.md §2.6) to its end: used by
+// Following a job's live logs (docs/api.md §2.6) to its end: used by
 // `submit --wait/--follow` and `logs -f`.
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The local node of `serve` (rocm.md §4): the container engine, the AMD GPUs
+// The local node of `serve` (docs/rocm.md §4): the container engine, the AMD GPUs
 // found, the node as /v1/nodes shows it, its executor (with late screening)
 // and the images the engine already holds.
 #include <filesystem>

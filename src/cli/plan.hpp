@@ -1,5 +1,5 @@
 #pragma once
-// Printing an estimate (api.md: POST /v1/jobs/estimate, or a dry-run submit):
+// Printing an estimate (docs/api.md: POST /v1/jobs/estimate, or a dry-run submit):
 // used by `estimate` and `submit --dry-run`.
 #include "remote.hpp"
 

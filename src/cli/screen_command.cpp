@@ -1,4 +1,4 @@
-// `jgrid-local screen FILE.json`: the submit path's screening (rocm.md §2),
+// `jgrid-local screen FILE.json`: the submit path's screening (docs/rocm.md §2),
 // offline by default. Reads a job request, screens it against the image
 // catalog of the built-in fleet (or --fleet FILE), or with --registry-lookup
 // on against the image's registry, prints the checks, the intent and the

@@ -104,7 +104,7 @@ void register_serve_options(CLI::App& command, ServeOptions& o) {
       .add_option("--callback-backoff-base-ms", o.callback_backoff_base_ms,
                    "Clock ms before the second callback attempt, doubling after (meant for tests)")
       ->capture_default_str()
-      ->group("");  // hidden: the spec's 1 s is the value to use
+      ->group("");  // hidden: 1 s (docs/api.md) is the value to use
   register_guard_options(command, o);
   register_local_options(command, o);
   register_slurm_options(command, o);

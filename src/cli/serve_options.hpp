@@ -35,7 +35,7 @@ struct ServeOptions {
   std::string web_dir;
   bool synchronous_full = true;
   std::int64_t callback_backoff_base_ms = 1000;  // wait before the 2nd callback attempt (for tests)
-  // Auth (api.md §4).
+  // Auth (docs/api.md §4).
   std::string auth = "off";        // off | keys
   std::string keys_file;
   // TLS (README "TLS").
@@ -52,7 +52,7 @@ struct ServeOptions {
   int max_connections = 1024;
   int read_timeout_s = 10;
   std::int64_t min_free_disk = 256LL << 20;
-  // The local node (rocm.md §4).
+  // The local node (docs/rocm.md §4).
   std::string engine = "auto";           // auto | podman | docker
   std::vector<std::string> engine_args;  // one argv element each, right after `run`
   std::string local = "auto";            // auto | on | off

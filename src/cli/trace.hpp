@@ -1,5 +1,5 @@
 #pragma once
-// Trace files of `jgrid-local simulate` (sim.md §3): JSON Lines, one
+// Trace files of `jgrid-local simulate` (docs/simulation.md §3): JSON Lines, one
 // submission per line: {"at_s": 12.5, "job": {…submit body…}} with an
 // optional "cancel_at_s". Blank lines and lines starting with '#' are skipped.
 #include <optional>

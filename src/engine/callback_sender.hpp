@@ -1,5 +1,5 @@
 #pragma once
-// The callback sender (api.md §5): one thread that POSTs the outbox's
+// The callback sender (docs/api.md §5): one thread that POSTs the outbox's
 // pending deliveries when they are due, signs each attempt, and hands every
 // outcome to the engine, which records it (outbox row, job.callback, event)
 // in one transaction. Retries follow model::callback_retry_delay_ms on the

@@ -1,4 +1,4 @@
-// Callbacks (api.md §5): the sender's wiring and the record of each attempt.
+// Callbacks (docs/api.md §5): the sender's wiring and the record of each attempt.
 #include <cstdio>
 
 #include "engine_metrics.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The clock timers of delay thresholds (sim.md §3: one clock drives every
+// The clock timers of delay thresholds (docs/simulation.md §3: one clock drives every
 // timer, delay thresholds included). The engine arms one per live job in a
 // phase before its workload, due when the phase has lasted the threshold;
 // arming again (a new phase) or disarming (the job ended) cancels the

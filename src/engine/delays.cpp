@@ -1,4 +1,4 @@
-// Delay thresholds (api.md §3.2) as clock timers, and the periodic write of
+// Delay thresholds (docs/api.md §3.2) as clock timers, and the periodic write of
 // output tails.
 #include <chrono>
 

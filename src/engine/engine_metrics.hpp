@@ -1,5 +1,5 @@
 #pragma once
-// The engine's series in the process-wide metrics registry (api.md §2.11):
+// The engine's series in the process-wide metrics registry (docs/api.md §2.11):
 // screening and routing counts and latencies.
 #include "jgrid/screen/screen.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Runtime and cost estimates, and the api.md §2.1 estimate body. Pure.
+// Runtime and cost estimates, and the docs/api.md §2.1 estimate body. Pure.
 #include <vector>
 
 #include "jgrid/model/job.hpp"
@@ -23,7 +23,7 @@ RuntimeEstimate estimate_runtime(const model::JobSpec& spec);
 // cheapest node it could use once GPUs free up; 0 when none.
 double likely_price(const route::RouteResult& route);
 
-// The api.md §2.1 body for `spec`, screened as `screening` and routed as
+// The docs/api.md §2.1 body for `spec`, screened as `screening` and routed as
 // `route` (a route::report(), so routing.candidates lists every node). A
 // blocked screening makes can_submit false with unavailable_code
 // SCREENING_REJECTED; an unplaceable route, CAPACITY_UNAVAILABLE.

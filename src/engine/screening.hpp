@@ -1,5 +1,5 @@
 #pragma once
-// Screening as the engine runs it on submit and estimate (rocm.md §2): the
+// Screening as the engine runs it on submit and estimate (docs/rocm.md §2): the
 // request against what the fleet's image catalog knows about its image, and
 // what a result turns into (an error, the job's screening field, an event).
 // Pure.

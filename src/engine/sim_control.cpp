@@ -1,4 +1,4 @@
-// Node operations and the reset of the simulation (sim.md §4).
+// Node operations and the reset of the simulation (docs/simulation.md §4).
 #include "impl.hpp"
 #include "jgrid/exec/faults.hpp"
 

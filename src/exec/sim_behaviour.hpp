@@ -1,5 +1,5 @@
 #pragma once
-// What a simulated run should do: the `sim` object of sim.md §2, decoded and
+// What a simulated run should do: the `sim` object of docs/simulation.md §2, decoded and
 // layered (job over image catalog over defaults). Pure.
 #include <map>
 #include <optional>

@@ -1,4 +1,4 @@
-// The api.md §2.3 list item, a subset of the job object (job_api_text.cpp).
+// The docs/api.md §2.3 list item, a subset of the job object (job_api_text.cpp).
 #include "jgrid/model/job.hpp"
 #include "jgrid/util/time.hpp"
 #include "job_api_times.hpp"

@@ -1,4 +1,4 @@
-// The api.md §3 job object written straight to text (every submit and every
+// The docs/api.md §3 job object written straight to text (every submit and every
 // uncached GET renders one), with the screening text spliced in as is.
 // Unknown values are omitted, never null, except exit_code and
 // actual_cost_usd which the contract allows to be null.
@@ -91,7 +91,7 @@ void gpu(JsonWriter& w, const Placement& p) {
   w.end_object();
 }
 
-// "hardware repeats them" (api.md §3): same strings as gpu, ROCm jobs only.
+// "hardware repeats them" (docs/api.md §3): same strings as gpu, ROCm jobs only.
 void hardware(JsonWriter& w, const Placement& p) {
   w.begin_object().key("gpu_vendor").value(vendor_display(p.gpu_vendor)).key("gpu_name").value(p.gpu_model);
   w.key("gpu");

@@ -1,5 +1,5 @@
 #pragma once
-// Time figures of the api.md §3 job object, shared by the job object and the
+// Time figures of the docs/api.md §3 job object, shared by the job object and the
 // list item.
 #include <algorithm>
 #include <cstdint>

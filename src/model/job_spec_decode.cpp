@@ -1,4 +1,4 @@
-// decode_job_spec: one small reader per group of api.md §2.2 fields, run in
+// decode_job_spec: one small reader per group of docs/api.md §2.2 fields, run in
 // table order. Later readers may rely on what earlier ones set.
 #include <array>
 

@@ -56,7 +56,7 @@ nlohmann::json node_to_api(const Node& node) {
                         {"price_per_gpu_hour", node.price_per_gpu_hour},
                         {"labels", node.labels},
                         {"running_jobs", node.running_jobs}};
-  // Unknown strings are omitted rather than sent empty (api.md §1.1).
+  // Unknown strings are omitted rather than sent empty (docs/api.md §1.1).
   for (const char* key : {"pool", "gpu_arch", "gpu_family", "gpu_class", "region", "runtime_version"})
     if (out[key].get<std::string>().empty()) out.erase(key);
   if (node.last_heartbeat_ms > 0) out["last_heartbeat_at"] = util::format_time(node.last_heartbeat_ms);

@@ -1,5 +1,5 @@
 #pragma once
-// Readers of the structured groups of api.md §2.2 (constraints and routing
+// Readers of the structured groups of docs/api.md §2.2 (constraints and routing
 // hints, priorities, input files, expected artifacts, callbacks). Each reads
 // `body`, fills its part of `spec` and names the field it refuses.
 #include "jgrid/model/job_spec.hpp"

@@ -14,7 +14,7 @@ namespace jgrid::screen {
 
 enum class Side { amd, nvidia };
 
-// A framework hint of rocm.md §1 and, for CUDA-only ones, its ROCm counterpart.
+// A framework hint of docs/rocm.md §1 and, for CUDA-only ones, its ROCm counterpart.
 struct FrameworkHint {
   std::string_view name;
   Side side;

@@ -1,5 +1,5 @@
 #pragma once
-// The rule table: one {id, function} line per rule of rocm.md §2 (see the
+// The rule table: one {id, function} line per rule of docs/rocm.md §2 (see the
 // table in jgrid/screen/screen.hpp). A rule function reads Facts and returns
 // its Check without the rule id; screen() fills that in from the table.
 #include <span>

@@ -1,4 +1,4 @@
-// The callback outbox (api.md §5): pending rows for the sender, all rows of a job.
+// The callback outbox (docs/api.md §5): pending rows for the sender, all rows of a job.
 #include <algorithm>
 
 #include "store/reads.hpp"

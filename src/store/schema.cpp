@@ -69,7 +69,7 @@ CREATE TABLE settings (
 ) WITHOUT ROWID;
 )sql";
 
-// Step 2: the callback outbox (api.md §5). One row per job terminal event,
+// Step 2: the callback outbox (docs/api.md §5). One row per job terminal event,
 // written with the transition; the sender updates its attempt columns.
 const char* const k_schema_v2_outbox = R"sql(
 CREATE TABLE callback_outbox (

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# api.md §5 across a crash: the receiver answers 500 to the first 3
+# docs/api.md §5 across a crash: the receiver answers 500 to the first 3
 # attempts; jgrid-local is killed -9 between attempts and restarted on the
 # same data dir. The delivery still arrives, once, with a signature that
 # verifies with the server's callback key, and its attempts count across

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # 20 kill -9 / restart cycles of the server on one data dir, at random
 # points, while clients keep submitting jobs, cancelling them and uploading
-# job inputs (create → PUT → complete, api.md §2.9) across the restarts.
+# job inputs (create → PUT → complete, docs/api.md §2.9) across the restarts.
 # Every cycle must have had at least one job accepted (202) since the
 # previous restart, and the run at least one completed upload and one
 # callback job: a server refusing everything must fail this test, not pass
@@ -13,7 +13,7 @@
 #     on disk still hash to it;
 #   - every callback the receiver got so far is signed validly, its
 #     delivery id belongs to one job only and that job has no other id.
-# Two of the three submitters name a callback URL (api.md §5) of a loopback
+# Two of the three submitters name a callback URL (docs/api.md §5) of a loopback
 # receiver (examples/callbacks/receiver.py) that answers 500 to every 4th
 # request (never twice to one delivery, so none runs out of attempts) and
 # takes 20 ms to answer, so deliveries and their retries are in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The local container node across kill -9 (rocm.md §4): a running job's
+# The local container node across kill -9 (docs/rocm.md §4): a running job's
 # container is reattached by the restarted server and completes with all its
 # output; a job whose container vanished meanwhile fails NODE_LOST; no
 # container is left for a terminal job. Also the banner and doctor.

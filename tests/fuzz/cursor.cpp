@@ -1,4 +1,4 @@
-// The resume points of log and event reads (api.md §2.5–2.7): the
+// The resume points of log and event reads (docs/api.md §2.5–2.7): the
 // Last-Event-ID header and the `cursor`, `after`, `since`, `tail` and `limit`
 // query parameters, parsed exactly as the routes parse them. The input is
 // split at newlines into those values. Every value must parse or give

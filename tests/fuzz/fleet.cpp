@@ -1,4 +1,4 @@
-// Fleet files (sim.md §1), as `serve --fleet` and `simulate` read them: the
+// Fleet files (docs/simulation.md §1), as `serve --fleet` and `simulate` read them: the
 // input is written to a file and loaded through load_fleet_file, once as
 // YAML and once as JSON. Any input must load or give INVALID_FLEET.
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// api.md §2.8: artifact lists, signed download URLs, the bytes and Range.
+// docs/api.md §2.8: artifact lists, signed download URLs, the bytes and Range.
 #include "test_server.hpp"
 
 using jgrid::test::Json;

@@ -1,4 +1,4 @@
-// api.md §2 scope column and §4: every route of the route table is checked
+// docs/api.md §2 scope column and §4: every route of the route table is checked
 // with no key, a revoked or unknown key, a key without its scopes, another
 // workspace's key, and a key holding just one of its scopes, on both framings.
 // The table drives the test, so a new route is covered the day it is added.

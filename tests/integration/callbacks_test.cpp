@@ -1,4 +1,4 @@
-// api.md §5 callbacks end to end in-process: a real loopback receiver,
+// docs/api.md §5 callbacks end to end in-process: a real loopback receiver,
 // the outbox, retries, the job's callback state and events, self-URL refusal.
 #include <atomic>
 #include <mutex>

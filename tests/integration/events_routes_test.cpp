@@ -1,4 +1,4 @@
-// api.md §2.7: job events as pages, and the server-wide SSE feed.
+// docs/api.md §2.7: job events as pages, and the server-wide SSE feed.
 #include <algorithm>
 
 #include "test_server.hpp"

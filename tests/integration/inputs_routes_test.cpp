@@ -1,4 +1,4 @@
-// api.md §2.9: the upload flow end to end, its limits and its refusals.
+// docs/api.md §2.9: the upload flow end to end, its limits and its refusals.
 #include "jgrid/util/crypto.hpp"
 #include "test_server.hpp"
 

@@ -1,4 +1,4 @@
-// api.md §2.1–2.4 over real HTTP: estimate, submit, list, get, runtime, cancel.
+// docs/api.md §2.1–2.4 over real HTTP: estimate, submit, list, get, runtime, cancel.
 #include <set>
 
 #include "test_server.hpp"

@@ -1,5 +1,5 @@
 // api::load_keys_file and api::authorize: the keys file contract and the one
-// access check (api.md §4).
+// access check (docs/api.md §4).
 #include <unistd.h>
 
 #include <fstream>

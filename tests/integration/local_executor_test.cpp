@@ -1,4 +1,4 @@
-// rocm.md §4 through the HTTP API: jobs run as real podman containers on the
+// docs/rocm.md §4 through the HTTP API: jobs run as real podman containers on the
 // local node (no GPU here: --local-gpu-optional), late screening, and the
 // argv of a 2-GPU job on the mi300x_x8 fixture. Tagged [podman].
 #include <fstream>
@@ -108,7 +108,7 @@ TEST_CASE("local: cancel mid-run removes the container and keeps the partial log
   auto cancelled = server.post("/v1/jobs/" + id + "/cancel", Json::object());
   REQUIRE(cancelled.status == 200);
   CHECK(server.get("/v1/jobs/" + id).json["status"] == "cancelled");
-  auto deadline = std::chrono::steady_clock::now() + 12s;  // rocm.md: gone within 12 s (stop -t 10, then kill)
+  auto deadline = std::chrono::steady_clock::now() + 12s;  // docs/rocm.md: gone within 12 s (stop -t 10, then kill)
   while (container_exists(id) && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(100ms);
   CHECK_FALSE(container_exists(id));
   auto kept = log_lines(server, id);

@@ -1,4 +1,4 @@
-// api.md §2.5 log pages and §2.6 live logs (SSE) over real HTTP.
+// docs/api.md §2.5 log pages and §2.6 live logs (SSE) over real HTTP.
 #include <set>
 
 #include "test_server.hpp"

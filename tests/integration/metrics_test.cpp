@@ -1,4 +1,4 @@
-// api.md §2.11 /metrics: Prometheus text that parses, carries every series
+// docs/api.md §2.11 /metrics: Prometheus text that parses, carries every series
 // family named there, and moves when a job runs.
 #include <map>
 #include <sstream>
@@ -71,7 +71,7 @@ Scrape scrape(const TestServer& server) {
 
 }  // namespace
 
-TEST_CASE("api /metrics exposes every series family of api.md 2.11 with a type", "[api][metrics]") {
+TEST_CASE("api /metrics exposes every series family of docs/api.md 2.11 with a type", "[api][metrics]") {
   TestServer server;
   auto metrics = scrape(server);
   const std::pair<const char*, const char*> families[] = {

@@ -1,4 +1,4 @@
-// api.md §2.10 `GET /v1/nodes` over a large fleet: the streamed whole list
+// docs/api.md §2.10 `GET /v1/nodes` over a large fleet: the streamed whole list
 // and the pages (limit, cursor) give every node once, in fleet order.
 #include <set>
 

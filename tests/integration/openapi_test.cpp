@@ -1,4 +1,4 @@
-// api.md §2.11 /openapi.json: every registered route is in the document and
+// docs/api.md §2.11 /openapi.json: every registered route is in the document and
 // every documented operation is a registered route.
 #include <set>
 

@@ -36,7 +36,7 @@ TEST_CASE("api::match_route tells unknown paths from wrong methods", "[api][rout
   CHECK(match_route("GET", "/v1/jobs/%4").error().code == "INVALID_REQUEST");
 }
 
-TEST_CASE("api route table serves the mcp family only where api.md lists it", "[api][routes]") {
+TEST_CASE("api route table serves the mcp family only where docs/api.md lists it", "[api][routes]") {
   std::vector<std::string> mcp;
   for (const auto& route : routes())
     if (route.framing == jgrid::model::Framing::envelope) mcp.push_back(route.method + " " + route.pattern);

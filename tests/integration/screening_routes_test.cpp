@@ -1,4 +1,4 @@
-// The ROCm contract over real HTTP (rocm.md §1–3, api.md §2.1, §2.2, §3.2):
+// The ROCm contract over real HTTP (docs/rocm.md §1–3, docs/api.md §2.1, §2.2, §3.2):
 // screening on submit, estimate and dry runs, intent-aware placement, waiting
 // for capacity, optimize_for and seeded tie-breaks.
 #include <set>
@@ -42,7 +42,7 @@ TestServerOptions with_fleet(jgrid::exec::Fleet fleet) {
   return options;
 }
 
-// Only the fields api.md marks `|null` may be null, at any depth.
+// Only the fields docs/api.md marks `|null` may be null, at any depth.
 void require_no_stray_null(const Json& value, const std::string& path) {
   static const std::set<std::string> k_nullable = {"managed_capacity_available", "unavailable_reason",
                                                    "unavailable_code"};
@@ -74,7 +74,7 @@ std::string assigned_vendor(const TestServer& server, const std::string& id) {
 
 }  // namespace
 
-TEST_CASE("api estimate returns every field of api.md §2.1 for the ROCm example", "[api][rocm]") {
+TEST_CASE("api estimate returns every field of docs/api.md §2.1 for the ROCm example", "[api][rocm]") {
   TestServer server;
   auto reply = server.post("/v1/jobs/estimate", rocm_example());
   INFO(reply.body);

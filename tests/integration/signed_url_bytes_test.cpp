@@ -1,4 +1,4 @@
-// api.md §2.8: a signed artifact URL works only exactly as issued. Every
+// docs/api.md §2.8: a signed artifact URL works only exactly as issued. Every
 // byte of its artifact id, expiry and query is changed, one position at a
 // time, and each changed URL is refused with 403.
 #include "test_server.hpp"

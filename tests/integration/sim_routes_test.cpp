@@ -1,4 +1,4 @@
-// sim.md §3–4 through real HTTP: the virtual clock, every fault effect,
+// docs/simulation.md §3–4 through real HTTP: the virtual clock, every fault effect,
 // node operations, reset and the event digest.
 #include <future>
 

@@ -1,4 +1,4 @@
-// api.md §2.10 nodes, §2.11 health and readiness, and the dashboard.
+// docs/api.md §2.10 nodes, §2.11 health and readiness, and the dashboard.
 #include <fstream>
 
 #include "test_server.hpp"

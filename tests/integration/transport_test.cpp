@@ -1,4 +1,4 @@
-// api.md §1 transport: routing, base path, HEAD, trailing slashes,
+// docs/api.md §1 transport: routing, base path, HEAD, trailing slashes,
 // percent-decoding, JSON errors for unknown routes and methods.
 #include "test_server.hpp"
 

@@ -90,7 +90,7 @@ struct SseEvent {
   int data_lines = 0;
 };
 
-// Splits a received stream into events (LF framing, api.md §2.6).
+// Splits a received stream into events (LF framing, docs/api.md §2.6).
 inline std::vector<SseEvent> parse_sse(const std::string& text) {
   std::vector<SseEvent> events;
   std::size_t start = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// API keys and workspaces (api.md §4). With auth off every request belongs
+// API keys and workspaces (docs/api.md §4). With auth off every request belongs
 // to the workspace "local" and any bearer is accepted. With auth keys every
 // route of the table names the scopes it accepts (src/api/routes.cpp) and a
 // request is let through only with a known, unrevoked key holding one of them.

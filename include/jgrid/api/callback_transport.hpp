@@ -1,5 +1,5 @@
 #pragma once
-// The HTTP implementation of engine::CallbackTransport (api.md §5): one
+// The HTTP implementation of engine::CallbackTransport (docs/api.md §5): one
 // POST per attempt on a fresh connection, 5 s to connect, 10 s to answer.
 // https:// targets need a build with TLS support in the HTTP library; without
 // it each attempt fails with "https is not supported by this build".

@@ -30,7 +30,7 @@ struct ClientOptions {
   std::string ca_file;                        // https: CA bundle to verify with ("" : the system store)
 };
 
-// One Server-Sent Event (api.md §2.6).
+// One Server-Sent Event (docs/api.md §2.6).
 struct SseMessage {
   std::string id;
   std::string event;

@@ -1,5 +1,5 @@
 #pragma once
-// The HTTP server: the route table of api.md §2, both framings, SSE, signed
+// The HTTP server: the route table of docs/api.md §2, both framings, SSE, signed
 // URLs and the dashboard. The only module that includes httplib.h.
 // Thread-safe: handlers run on the server's pool; stop() may be called from
 // any thread (e.g. a signal watcher).

@@ -65,7 +65,7 @@ struct EngineOptions {
   // a container printing faster than the disk takes waits, not the memory).
   std::int64_t max_log_backlog_bytes = 8LL * 1024 * 1024;
   std::int64_t upload_ttl_ms = 60 * 60 * 1000;
-  // Callbacks (api.md §5). Without a transport no sender runs and
+  // Callbacks (docs/api.md §5). Without a transport no sender runs and
   // deliveries wait in the outbox for a process that has one.
   std::shared_ptr<CallbackTransport> callback_transport;
   std::string callback_secret;           // signs callbacks of jobs without callback_auth_token
@@ -127,11 +127,11 @@ class Engine {
   void stop();
   bool ready() const;
 
-  // Validated spec in; job out, committed. Screening runs first (rocm.md §2,
+  // Validated spec in; job out, committed. Screening runs first (docs/rocm.md §2,
   // with the fleet's image catalog as image metadata); the job records its
   // checks and warnings and a job.screened event (source "screener", level
   // "warning" when a rule warned), committed with job.submitted. Routing
-  // follows the screener's intent (rocm.md §3).
+  // follows the screener's intent (docs/rocm.md §3).
   // Errors, none of which stores anything: SCREENING_REJECTED ("screening
   // blocked the workload: image.cuda_name", details {blocked_checks: [rule
   // ids], checks: [Check], fixes: [text]}), CONFLICT (idempotency key reused
@@ -147,7 +147,7 @@ class Engine {
   // CONFLICT (already terminal).
   Result<model::Job> cancel(const std::string& job_id, const std::string& workspace, const std::string& reason);
 
-  // api.md §2.1 body for `spec` (read-only; nothing stored): the screening,
+  // docs/api.md §2.1 body for `spec` (read-only; nothing stored): the screening,
   // the classification from the screener's intent, and routing.candidates
   // listing every node with its reasons. A blocked screening gives
   // can_submit false and unavailable_code SCREENING_REJECTED.
@@ -185,7 +185,7 @@ class Engine {
   // The engine loop runs it once a minute; callable any time.
   void sweep_expired_inputs();
 
-  // Simulation controls (sim.md §3, §4).
+  // Simulation controls (docs/simulation.md §3, §4).
   // Changes a node by hand: "drain" (no new jobs; running ones finish),
   // "undrain" / "online" (takes jobs again), "offline" (no new jobs, and
   // its running jobs are lost: requeued with job.retrying, or failed
@@ -194,7 +194,7 @@ class Engine {
   Result<model::Node> set_node_status(const std::string& node, const std::string& operation);
   // The fault rules of the simulated executor; nullptr when there is none.
   exec::FaultBook* faults() const;
-  // Returns the server to an empty simulation (sim.md §4, for test
+  // Returns the server to an empty simulation (docs/simulation.md §4, for test
   // isolation). Cancels every live job (reason "simulation reset"), so that
   // their executors are stopped before anything is deleted; clears the
   // fault rules, brings every simulated node back online, forgets pulled

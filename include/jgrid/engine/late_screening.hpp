@@ -1,5 +1,5 @@
 #pragma once
-// Late screening (rocm.md §2): the submit-time rules run again at
+// Late screening (docs/rocm.md §2): the submit-time rules run again at
 // provisioning, now with what the container engine says about the real
 // image (labels, env), and on the node the job was placed on. Pure.
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// The local ROCm executor (rocm.md §4): runs a job as a container on this
+// The local ROCm executor (docs/rocm.md §4): runs a job as a container on this
 // machine's AMD GPUs through `podman` or `docker`, always as an argv vector
 // (never a shell, so no job field can inject a command).
 //
@@ -59,7 +59,7 @@ using ImageScreen = std::function<std::optional<ImageRejection>(const model::Job
 
 struct ContainerOptions {
   std::string engine = "podman";         // "podman" | "docker", or a path to one
-  std::vector<std::string> engine_args;  // placed right after `run` (rocm.md §4.1)
+  std::vector<std::string> engine_args;  // placed right after `run` (docs/rocm.md §4.1)
   bool gpu_optional = false;             // with no usable GPU: run without any device flag
   LocalGpuReport gpus;                   // detect_local_gpus(); kfd_path and render nodes come from it
   std::filesystem::path data_dir;        // used only when a RunRequest has no workspace_dir

@@ -47,7 +47,7 @@ struct LogLine {
 class RunSink {
  public:
   virtual ~RunSink() = default;
-  // A lifecycle step: `event_type` is a job.* type of api.md §2.7
+  // A lifecycle step: `event_type` is a job.* type of docs/api.md §2.7
   // (job.provisioning, job.image_inspected, job.inputs_prepared,
   // job.container_starting, job.running); `data` goes into the event.
   virtual void step(const std::string& job_id, model::Phase phase, const std::string& event_type,
@@ -146,7 +146,7 @@ class Executor {
   // Begins reporting what it learns about its nodes to `sink`, until
   // shutdown(); the engine calls it once, from start(). Default: nothing.
   virtual void watch_nodes(NodeSink& sink) { (void)sink; }
-  // The fault rules this executor obeys (sim.md §4), or nullptr when it
+  // The fault rules this executor obeys (docs/simulation.md §4), or nullptr when it
   // takes none (real executors).
   virtual FaultBook* faults() { return nullptr; }
   // Forgets per-node state such as pulled images (sim reset). Default: nothing.

@@ -1,5 +1,5 @@
 #pragma once
-// Fault rules of the chaos API (sim.md §4) and the per-pool fault rates of the
+// Fault rules of the chaos API (docs/simulation.md §4) and the per-pool fault rates of the
 // fleet file, and what they decide for one simulated run. Thread-safe.
 #include <cstdint>
 #include <mutex>
@@ -14,7 +14,7 @@
 
 namespace jgrid::exec {
 
-// Effects in the order of sim.md §4.
+// Effects in the order of docs/simulation.md §4.
 // The last seven act out the failures the grid diagnoses (docs/simulation.md §4).
 inline constexpr const char* k_fault_effects[] = {
     "node_lost",          "start_error",       "exit_code",   "oom",

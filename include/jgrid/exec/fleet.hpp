@@ -1,5 +1,5 @@
 #pragma once
-// Fleet description: simulated nodes and the offline image catalog (sim.md §1).
+// Fleet description: simulated nodes and the offline image catalog (docs/simulation.md §1).
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -23,7 +23,7 @@ struct ImageInfo {
   std::string source = "catalog";  // "catalog" (fleet file) or "local" (this machine's container engine)
 };
 
-// Failure rates of one pool (sim.md §4, set in the fleet file's `faults`).
+// Failure rates of one pool (docs/simulation.md §4, set in the fleet file's `faults`).
 // Rates are probabilities per run; *_per_hour are Poisson rates per hour of
 // run time. All default to 0 (no faults).
 struct PoolFaults {
@@ -42,7 +42,7 @@ struct PoolFaults {
 
 struct Fleet {
   std::uint64_t seed = 42;
-  std::string clock_mode = "real";  // sim.md §3: "real" or "virtual"
+  std::string clock_mode = "real";  // docs/simulation.md §3: "real" or "virtual"
   double clock_scale = 1.0;         // clock ms per real ms (real mode)
   std::vector<model::Node> nodes;  // pools expanded: one Node per node
   std::vector<ImageInfo> images;
@@ -66,7 +66,7 @@ struct Fleet {
 // NVIDIA nodes, two regions, different prices.
 Fleet default_fleet();
 
-// Parses a fleet document (sim.md §1 shape, JSON). Errors INVALID_FLEET with
+// Parses a fleet document (docs/simulation.md §1 shape, JSON). Errors INVALID_FLEET with
 // "<source>: <path>: expected …" (e.g. "fleet.json: pools[1].gpu.count:
 // expected an integer >= 1").
 Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source);

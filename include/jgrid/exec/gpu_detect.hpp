@@ -1,6 +1,6 @@
 #pragma once
 // Detection of this machine's AMD GPUs for the local ROCm executor
-// (rocm.md §4): /dev/kfd, the KFD topology in sysfs (one node per CPU or GPU
+// (docs/rocm.md §4): /dev/kfd, the KFD topology in sysfs (one node per CPU or GPU
 // agent), the DRM cards and the video/render groups. Every root is a
 // parameter so tests read fixture trees (tests/fixtures/sysfs/<name>/{sys,dev,etc}).
 // Reading never fails: what is missing or wrong becomes one line in

@@ -1,5 +1,5 @@
 #pragma once
-// The workstation itself as a node of the grid (rocm.md §4): its AMD GPUs as
+// The workstation itself as a node of the grid (docs/rocm.md §4): its AMD GPUs as
 // detection found them, run by the local container executor, and the images
 // its container engine already has (for screening on submit without a pull).
 #include <optional>

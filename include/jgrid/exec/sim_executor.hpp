@@ -1,6 +1,6 @@
 #pragma once
 // The simulated executor: a fake node runs a job through every phase of
-// sim.md §2 with events, output lines over the run, artifacts written to the
+// docs/simulation.md §2 with events, output lines over the run, artifacts written to the
 // job's artifacts dir, and an exit. Behaviour comes from the job's `sim`
 // object, else the image catalog's, else defaults from the workload.
 // Thread-safe; runs its timers on one thread of its own.

@@ -16,7 +16,7 @@ struct Artifact {
   std::int64_t created_ms = 0;
 };
 
-// api.md §2.8 artifact object.
+// docs/api.md §2.8 artifact object.
 nlohmann::json artifact_to_api(const Artifact& artifact);
 
 // Content type from the file extension ("application/octet-stream" when unknown).

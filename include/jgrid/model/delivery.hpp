@@ -1,5 +1,5 @@
 #pragma once
-// Delivery: one callback POST owed for a job's terminal transition (api.md
+// Delivery: one callback POST owed for a job's terminal transition (docs/api.md
 // §5), as kept in the outbox. The body is frozen when the job ends; only
 // the attempt bookkeeping changes afterwards. Plain value type.
 #include <cstdint>

@@ -20,7 +20,7 @@ struct Event {
   nlohmann::json data = nlohmann::json::object();
 };
 
-// api.md §2.7 event object.
+// docs/api.md §2.7 event object.
 nlohmann::json event_to_api(const Event& event);
 
 // The human title of an event type ("job.completed" -> "Job completed").

@@ -61,7 +61,7 @@ struct Job {
   bool artifacts_ready = false;
   double estimated_cost_usd = 0;
   std::optional<double> actual_cost_usd;
-  // The screening result (api.md §3 `screening`) as JSON text, written once
+  // The screening result (docs/api.md §3 `screening`) as JSON text, written once
   // at submit and spliced as is into the stored document and the job object.
   util::Frozen<std::string> screening = std::string(k_empty_screening);
   std::optional<CallbackState> callback;
@@ -85,7 +85,7 @@ Result<Job> job_from_doc(const Json& doc);
 
 enum class Framing { plain, envelope };
 
-// api.md §3 job object as JSON text: never contains null except exit_code /
+// docs/api.md §3 job object as JSON text: never contains null except exit_code /
 // actual_cost_usd; environment values never appear; invalid UTF-8 is
 // replaced; the screening text is spliced in as is. `now_ms` feeds
 // wait_duration_seconds.
@@ -93,7 +93,7 @@ std::string job_to_api_json(const Job& job, Framing framing, std::int64_t now_ms
 // The same object as a tree (for callers that add to it or pick from it).
 Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms);
 
-// api.md §2.3 list item (a subset of the job object).
+// docs/api.md §2.3 list item (a subset of the job object).
 Json job_to_list_item(const Job& job, Framing framing, std::int64_t now_ms);
 
 // Appends `text` to a tail, keeping at most k_tail_bytes (cut at a line start when possible).

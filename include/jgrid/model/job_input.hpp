@@ -1,5 +1,5 @@
 #pragma once
-// An uploaded input or script file (api.md §2.9).
+// An uploaded input or script file (docs/api.md §2.9).
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -30,7 +30,7 @@ std::string mount_path(const JobInput& input);
 // character. Error INVALID_REQUEST naming `field`.
 Status validate_filename(const std::string& filename, const std::string& field);
 
-// api.md §2.9 list item.
+// docs/api.md §2.9 list item.
 nlohmann::json job_input_to_api(const JobInput& input);
 
 }  // namespace jgrid::model

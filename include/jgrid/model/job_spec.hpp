@@ -1,6 +1,6 @@
 #pragma once
 // JobSpec: what a client asked for, validated. Decoded once from the request
-// body (both route families, every alias of api.md §2.2) and never changed
+// body (both route families, every alias of docs/api.md §2.2) and never changed
 // afterwards. Plain value type; not synchronised.
 #include <map>
 #include <nlohmann/json.hpp>
@@ -18,7 +18,7 @@ enum class WorkloadType { inference, training, fine_tuning, batch };
 std::string_view to_string(WorkloadType type);  // "fine-tuning" for fine_tuning
 std::optional<WorkloadType> parse_workload_type(std::string_view text);  // accepts fine_tuning too
 
-// Limits of api.md §2.2.
+// Limits of docs/api.md §2.2.
 inline constexpr std::size_t k_max_command_bytes = 32 * 1024;
 inline constexpr std::size_t k_max_env_keys = 256;
 inline constexpr std::size_t k_max_env_bytes = 64 * 1024;
@@ -63,7 +63,7 @@ struct JobSpec {
 
 enum class SpecMode { submit, estimate };
 
-// Validates `body` against api.md §2.2. Unknown fields are ignored. In
+// Validates `body` against docs/api.md §2.2. Unknown fields are ignored. In
 // estimate mode only workload_type is required. Errors are INVALID_REQUEST
 // with a message naming the field and what was expected
 // ("environment.FOO: expected a string"), and details {"field": "..."}.

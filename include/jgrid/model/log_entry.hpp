@@ -17,7 +17,7 @@ struct LogEntry {
   std::int64_t created_ms = 0;
 };
 
-// api.md §2.5 entry: level is "info" for stdout and platform, "error" for stderr.
+// docs/api.md §2.5 entry: level is "info" for stdout and platform, "error" for stderr.
 nlohmann::json log_entry_to_api(const LogEntry& entry);
 
 }  // namespace jgrid::model

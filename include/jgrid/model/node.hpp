@@ -10,7 +10,7 @@ namespace jgrid::model {
 enum class NodeStatus { online, busy, draining, offline };
 std::string_view to_string(NodeStatus status);
 
-// Startup behaviour of a simulated node (sim.md §1 `startup`).
+// Startup behaviour of a simulated node (docs/simulation.md §1 `startup`).
 struct NodeStartup {
   double provision_min_s = 1.0, provision_max_s = 3.0;
   double image_pull_mb_per_s = 400.0;
@@ -49,7 +49,7 @@ std::string runtime_display(const Node& node);
 // name when the version is empty.
 std::string runtime_display(const std::string& runtime, const std::string& version);
 
-// api.md §2.10 node object.
+// docs/api.md §2.10 node object.
 nlohmann::json node_to_api(const Node& node);
 
 }  // namespace jgrid::model

@@ -1,5 +1,5 @@
 #pragma once
-// Placement (rocm.md §3): (job spec, accelerator intent, fleet index) -> a
+// Placement (docs/rocm.md §3): (job spec, accelerator intent, fleet index) -> a
 // placement or the reasons none fits. Pure: no store, no clock, no writes;
 // the engine commits the result. Thread-safe for concurrent calls on an
 // index nobody is changing.

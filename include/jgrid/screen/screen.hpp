@@ -1,6 +1,6 @@
 #pragma once
 // Screening: (job spec, locally known image metadata) -> one Check per rule of
-// rocm.md §2, plus the accelerator intent of rocm.md §1 that the router uses.
+// docs/rocm.md §2, plus the accelerator intent of docs/rocm.md §1 that the router uses.
 // Pure: no I/O, no clock, no global state beyond constant tables; every
 // function here is thread-safe and deterministic.
 //
@@ -20,7 +20,7 @@
 //   intent.no_rocm_evidence  warn   no intent + nothing says ROCm: NVIDIA capacity only
 //   env.cuda_visible_devices warn   ROCm intent + CUDA_VISIBLE_DEVICES (HIP honours it)
 //   command.torch_cuda       warn   ROCm intent + torch.cuda in the command (ROCm PyTorch keeps it)
-//   framework.unknown        warn   framework hint none of rocm.md §1's lists
+//   framework.unknown        warn   framework hint none of docs/rocm.md §1's lists
 //   image.unknown_stack      warn   ROCm intent + image whose stack cannot be told
 //   env.hsa_override         warn   HSA_OVERRIDE_GFX_VERSION set (any intent)
 // A rule that does not apply yields `pass`. The last seven never block.
@@ -68,7 +68,7 @@ struct ScreenOptions {
   bool unknown_stack_any_vendor = false;
 };
 
-// One rule's verdict (api.md §2.1 Check).
+// One rule's verdict (docs/api.md §2.1 Check).
 struct Check {
   std::string rule;     // stable rule id, one of rule_ids()
   std::string status;   // "pass" | "warn" | "block"
@@ -77,7 +77,7 @@ struct Check {
   std::string fix;      // what to change; empty on pass
 };
 
-// Accelerator intent (rocm.md §1).
+// Accelerator intent (docs/rocm.md §1).
 struct Intent {
   // The vendor the router must match: "amd", "nvidia" or "" (any vendor).
   // "amd" for explicit ROCm intent or a ROCm image name; "nvidia" for explicit
@@ -121,10 +121,10 @@ Intent detect_intent(const model::JobSpec& spec, const ImageMetadata& image, con
 
 // {rule, status, field, message, fix}.
 nlohmann::json check_to_json(const Check& check);
-// api.md §2.1: {can_submit, blocked_checks: [rule ids], checks: [Check],
+// docs/api.md §2.1: {can_submit, blocked_checks: [rule ids], checks: [Check],
 // warnings: [Check], fixes: [string]}.
 nlohmann::json screening_to_json(const Screening& screening);
-// A job's `screening` member (api.md §3) as JSON text:
+// A job's `screening` member (docs/api.md §3) as JSON text:
 // {"checks": [Check], "warnings": [Check]}, written without building a tree
 // (every submit writes one, and it is most of a job's bytes).
 std::string job_screening_json(const Screening& screening);

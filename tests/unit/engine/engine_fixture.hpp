@@ -132,7 +132,7 @@ inline model::JobSpec make_spec(const std::string& vendor = "amd", int gpus = 1,
   return spec;
 }
 
-// The seed's example request (rocm.md §2): passes every screening rule.
+// The seed's example request (docs/rocm.md §2): passes every screening rule.
 inline model::JobSpec example_request() {
   model::JobSpec spec = make_spec("amd");
   spec.runtime = "rocm";
@@ -140,7 +140,7 @@ inline model::JobSpec example_request() {
   return spec;
 }
 
-// The catalog entry a fleet file gives the example's image (sim.md §1).
+// The catalog entry a fleet file gives the example's image (docs/simulation.md §1).
 inline exec::ImageInfo example_image() {
   exec::ImageInfo image;
   image.ref = "ghcr.io/acme/pytorch-rocm:latest";

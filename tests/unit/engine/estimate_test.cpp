@@ -17,7 +17,7 @@ model::Json estimate_for(const model::JobSpec& spec, const std::vector<model::No
   return engine::estimate_body(spec, screening, route::report(spec, screening.intent, nodes, 42), framing);
 }
 
-// api.md §1.1: only these fields may be null.
+// docs/api.md §1.1: only these fields may be null.
 void check_no_stray_null(const model::Json& value, const std::string& path = "") {
   static const std::set<std::string> k_nullable = {"managed_capacity_available", "unavailable_reason",
                                                    "unavailable_code"};

@@ -18,7 +18,7 @@ TEST_CASE("model::content_type_for maps known extensions case-insensitively", "[
     CHECK(content_type_for(binary) == "application/octet-stream");
 }
 
-TEST_CASE("model::artifact_to_api carries every api.md artifact field", "[model]") {
+TEST_CASE("model::artifact_to_api carries every docs/api.md artifact field", "[model]") {
   Artifact artifact{"art_1", "job_1", "plots/a.png", "image/png", 1234, "ab12", 1'790'000'000'000};
   nlohmann::json api = artifact_to_api(artifact);
   CHECK(api["artifact_id"] == "art_1");

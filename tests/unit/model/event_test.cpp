@@ -21,7 +21,7 @@ TEST_CASE("model::event_title names known and unknown types", "[model]") {
   }
 }
 
-TEST_CASE("model::event_to_api carries every api.md event field", "[model]") {
+TEST_CASE("model::event_to_api carries every docs/api.md event field", "[model]") {
   Event event;
   event.id = "evt_1";
   event.job_id = "job_1";

@@ -8,7 +8,7 @@ using namespace jgrid::model::test;
 
 namespace {
 
-// Paths of every null in `value` whose key is not one api.md allows to be null.
+// Paths of every null in `value` whose key is not one docs/api.md allows to be null.
 void collect_nulls(const Json& value, const std::string& where, std::vector<std::string>& out) {
   if (value.is_object()) {
     for (const auto& [key, item] : value.items()) {

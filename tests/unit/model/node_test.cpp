@@ -48,7 +48,7 @@ TEST_CASE("model::runtime_display names the runtime and its version", "[model]")
   CHECK(runtime_display("rocm", "") == "ROCm");
 }
 
-TEST_CASE("model::node_to_api carries every api.md node field", "[model]") {
+TEST_CASE("model::node_to_api carries every docs/api.md node field", "[model]") {
   nlohmann::json api = node_to_api(mi300x());
   CHECK(api["node_id"] == "node_mi300x-east-1");
   CHECK(api["name"] == "mi300x-east-1");

@@ -8,7 +8,7 @@
 
 namespace jgrid::screen::testing {
 
-// The seed's example request (rocm.md §2): passes every rule.
+// The seed's example request (docs/rocm.md §2): passes every rule.
 inline model::JobSpec example_request() {
   model::JobSpec spec;
   spec.image = "ghcr.io/acme/pytorch-rocm:latest";
@@ -34,7 +34,7 @@ inline model::JobSpec nvidia_request(std::string image = "nvcr.io/nvidia/pytorch
   return spec;
 }
 
-// What the fleet's image catalog says about the example image (sim.md §1).
+// What the fleet's image catalog says about the example image (docs/simulation.md §1).
 inline ImageMetadata rocm_catalog_entry() {
   ImageMetadata image;
   image.known = true;

@@ -92,7 +92,7 @@ TEST_CASE("screen::Screening lists blocks, warnings and fixes in rule order", "[
   CHECK(fixes[2] == check_of(screening, "env.hsa_override").fix);
 }
 
-TEST_CASE("screen::screening_to_json has the api.md §2.1 shape", "[screen]") {
+TEST_CASE("screen::screening_to_json has the docs/api.md §2.1 shape", "[screen]") {
   model::JobSpec spec = example_request();
   spec.environment = {{"NVIDIA_VISIBLE_DEVICES", "all"}, {"CUDA_VISIBLE_DEVICES", "0"}};
   auto json = screening_to_json(screen(spec, {}));
