@@ -79,7 +79,8 @@ Status read_string_hint(const Json& body, JobSpec& spec, const char* key, std::s
 Status read_number_hint(const Json& body, JobSpec& spec, const char* key, const char* alias,
                         std::optional<double>& out) {
   std::string field;
-  const char* used = (!member(body, key) && alias && member(body, alias)) ? alias : key;
+  // The alias only stands in for a member given neither in constraints nor under its own name.
+  const char* used = (!member(spec.constraints, key) && !member(body, key) && alias && member(body, alias)) ? alias : key;
   const Json& source = hint_source(body, spec, used, field);
   JGRID_READ(number, opt_number(source, used, field));
   if (!*number) return Ok{};

@@ -100,7 +100,7 @@ model::Placement make_placement(const Demand& d, const model::Node& node, double
   model::Placement placement;
   placement.node_id = node.id;
   placement.node_name = node.name;
-  placement.provider = node.source == "local" ? "local" : "simulated";
+  placement.provider = node.source == "local" || node.source == "slurm" ? node.source : "simulated";
   placement.region = node.region;
   placement.gpu_vendor = node.gpu_vendor;
   placement.gpu_model = node.gpu_model;

@@ -77,7 +77,7 @@ Result<Fleet> parse_fleet(const nlohmann::json& doc, const std::string& source);
 Result<Fleet> load_fleet_file(const std::string& path);
 
 // Loads several fleet files into one fleet: pools and images in file order;
-// seed, clock, screening and the slurm section from the first file that has them.
+// seed, clock and screening from the first file, the slurm section from the first that has one.
 // When no file has pools or a slurm section, the built-in fleet's nodes come
 // with them, and their images add to its catalog (replacing an entry of the
 // same reference): a file of `images` only extends the built-in fleet. Errors INVALID_FLEET as above, or a
