@@ -322,7 +322,9 @@ constexpr const char* k_schemas = R"json({
   "Health": {"type": "object", "required": ["ok", "service", "version", "ready"],
     "properties": {"ok": {"type": "boolean"}, "service": {"type": "string"}, "version": {"type": "string"},
       "ready": {"type": "boolean"}, "draining": {"type": "boolean"}, "time": {"$ref": "#/components/schemas/Time"},
-      "uptime_seconds": {"type": "integer"}, "store": {"type": "object"}, "fleet": {"type": "object"}}}
+      "uptime_seconds": {"type": "integer"}, "fleet": {"type": "object"},
+      "store": {"type": "object", "required": ["ok"], "properties": {"ok": {"type": "boolean"},
+        "jobs": {"type": "integer"}, "error": {"type": "string"}}}}}
 })json";
 
 }  // namespace

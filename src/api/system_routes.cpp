@@ -57,6 +57,28 @@ std::optional<std::string> web_asset(const Context& ctx, const std::string& path
   return ctx.options.web_dir.empty() ? embedded_asset(path) : disk_asset(ctx.options.web_dir, path);
 }
 
+// The parts readiness is made of, each asked at the time of the request
+// (the fleet is loaded before the server starts, so it is always there).
+struct Readiness {
+  Status store;
+  bool engine = false;
+  bool ready() const { return store.ok() && engine; }
+};
+
+Readiness readiness(const Context& ctx) { return Readiness{ctx.store.ping(), ctx.engine.ready()}; }
+
+std::string failing_parts(const Readiness& r) {
+  std::string text;
+  if (!r.store) text = "store: " + r.store.error().message;
+  if (!r.engine) text += (text.empty() ? "" : "; ") + std::string("engine not started");
+  return text;
+}
+
+Json store_health(const Context& ctx, const Readiness& r) {
+  if (!r.store) return Json{{"ok", false}, {"error", r.store.error().message}};
+  return Json{{"ok", true}, {"jobs", ctx.store.count_jobs()}};
+}
+
 }  // namespace
 
 Result<Json> get_node(const Context& ctx, const Call& call) {
@@ -70,12 +92,14 @@ Result<Json> healthz(const Context&, const Call&) {
 }
 
 Result<Reply> readyz(const Context& ctx, const Call&) {
-  if (ctx.engine.ready()) return Reply::of(Json{{"ok", true}});
-  return make_error("NOT_READY", "not ready: engine not started (store open, fleet loaded)",
-                    Json{{"checks", {{"store", true}, {"fleet", true}, {"engine", false}}}});
+  Readiness r = readiness(ctx);
+  if (r.ready()) return Reply::of(Json{{"ok", true}});
+  return make_error("NOT_READY", "not ready: " + failing_parts(r),
+                    Json{{"checks", {{"store", r.store.ok()}, {"fleet", true}, {"engine", r.engine}}}});
 }
 
 Result<Json> health(const Context& ctx, const Call&) {
+  Readiness r = readiness(ctx);
   std::int64_t wall = util::wall_now_ms();
   auto nodes = ctx.engine.nodes();
   int gpus = 0, free = 0;
@@ -86,13 +110,13 @@ Result<Json> health(const Context& ctx, const Call&) {
   return Json{{"ok", true},
               {"service", k_service},
               {"version", JGRID_VERSION},
-              {"ready", ctx.engine.ready()},
+              {"ready", r.ready()},
               {"draining", ctx.stopping.load()},
               {"time", util::format_time(wall)},
               {"clock_time", util::format_time(ctx.now_ms())},
               {"clock_scale", ctx.engine.clock().scale()},
               {"uptime_seconds", (wall - ctx.started_wall_ms) / 1000},
-              {"store", {{"ok", true}, {"jobs", ctx.store.count_jobs()}}},
+              {"store", store_health(ctx, r)},
               {"fleet", {{"nodes", nodes.size()}, {"gpus", gpus}, {"gpus_free", free}}}};
 }
 

@@ -114,6 +114,11 @@ Query Connection::query(const std::string& sql) {
   return Query(m_db, stmt);
 }
 
+bool Connection::file_moved() const {
+  int moved = 0;
+  return sqlite3_file_control(m_db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0;
+}
+
 std::int64_t Connection::scalar(const std::string& sql) {
   Query q = query(sql);
   return q.next() ? q.integer(0) : 0;

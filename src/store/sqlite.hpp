@@ -81,6 +81,9 @@ class Connection {
   std::int64_t scalar(const std::string& sql);
 
   bool in_transaction() const { return sqlite3_get_autocommit(m_db) == 0; }
+  // True when the file this connection opened is no longer at its path
+  // (deleted, moved or replaced); false for ":memory:".
+  bool file_moved() const;
   // Rolls back the open transaction, if any; never throws (used on error paths).
   void rollback() noexcept;
   const std::string& path() const { return m_path; }

@@ -13,6 +13,20 @@ namespace jgrid::store {
 namespace {
 
 constexpr const char* k_memory_path = ":memory:";
+
+Error unavailable(const std::string& path, const std::string& reason) {
+  return make_error("STORE_UNAVAILABLE", "database " + path + ": " + reason, {{"path", path}});
+}
+
+// The file first (a query on a deleted file may fail with a bare "disk I/O
+// error"), then job_counts: a few rows, read from the file or its WAL like
+// any table.
+Status ping_on(sql::Connection& conn) {
+  if (conn.file_moved())
+    return unavailable(conn.path(), "the file was deleted, moved or replaced since it was opened");
+  conn.scalar("SELECT COUNT(*) FROM job_counts");
+  return Ok{};
+}
 // Decoded jobs kept in memory: a job is ~2-20 KiB decoded (tails included).
 constexpr std::size_t k_job_cache_capacity = 2048;
 
@@ -99,6 +113,14 @@ class SqliteStore final : public Store {
     Status status = m_writer->run_alone([&](sql::Connection& c) { ids = store::delete_expired_inputs(c, now_ms); });
     if (!status) return status.error();
     return ids;
+  }
+
+  Status ping() const override {
+    try {
+      return read([&](sql::Connection& c) { return ping_on(c); });
+    } catch (const std::exception& e) {  // a failed query, or no read connection to be had
+      return unavailable(m_conn->path(), e.what());
+    }
   }
 
   Result<DeletedRows> delete_all_jobs() override {

@@ -52,6 +52,30 @@ TEST_CASE("api readiness is 503 naming the engine once it stopped", "[api][healt
   CHECK(readyz.json["error"]["message"].get<std::string>().find("engine") != std::string::npos);
 }
 
+TEST_CASE("api readiness is 503 naming the store and health shows it once the database file is gone",
+          "[api][health]") {
+  jgrid::test::TestServerOptions options;
+  options.file_store = true;
+  TestServer server(options);
+  REQUIRE(server.get("/readyz").status == 200);
+  REQUIRE(server.get("/v1/health").json["store"]["ok"] == true);
+  // SQLite keeps writing to a deleted file: everything from now on is lost at exit.
+  std::filesystem::remove(server.data_dir / "jgrid.db");
+  auto readyz = server.get("/readyz");
+  INFO(readyz.body);
+  CHECK(readyz.status == 503);
+  CHECK(readyz.json["error"]["code"] == "NOT_READY");
+  CHECK(readyz.json["error"]["message"].get<std::string>().find("store") != std::string::npos);
+  CHECK(readyz.json["error"]["details"]["checks"]["store"] == false);
+  CHECK(readyz.json["error"]["details"]["checks"]["engine"] == true);
+  auto health = server.get("/v1/health");
+  INFO(health.body);
+  CHECK(health.status == 200);
+  CHECK(health.json["ready"] == false);
+  CHECK(health.json["store"]["ok"] == false);
+  CHECK(health.json["store"]["error"].get<std::string>().find("jgrid.db") != std::string::npos);
+}
+
 TEST_CASE("api serves the embedded dashboard at / and /ui/", "[api][dashboard]") {
   TestServer server;
   auto root = server.get("/");

@@ -49,6 +49,7 @@ struct TestServerOptions {
                      const std::shared_ptr<util::Clock>&)>
       extend;
   bool virtual_clock = false;  // a virtual clock instead (time_scale unused)
+  bool file_store = false;     // the store in <data_dir>/jgrid.db instead of in memory
   int max_attempts = 2;
   std::int64_t callback_backoff_base_ms = 1000;  // clock ms
   // Last word on the server's options (auth, limits).
@@ -120,7 +121,9 @@ class TestServer {
   explicit TestServer(TestServerOptions options = {}) : m_options(std::move(options)) {
     data_dir = fs::temp_directory_path() / ("jgrid-it-" + util::random_hex(6));
     fs::create_directories(data_dir);
-    auto opened = store::Store::open({});
+    store::StoreOptions store_options;
+    if (m_options.file_store) store_options.path = (data_dir / "jgrid.db").string();
+    auto opened = store::Store::open(store_options);
     REQUIRE(opened.ok());
     m_store = std::move(*opened);
     m_clock = m_options.virtual_clock ? util::make_virtual_clock() : util::make_real_clock(m_options.time_scale);

@@ -172,6 +172,13 @@ class Store {
   // Jobs per status name ("queued" -> 3); statuses without jobs are absent.
   virtual std::map<std::string, std::int64_t> count_jobs_by_status() const = 0;
 
+  // Whether the store answers now, for /readyz and /v1/health: a small real
+  // query on a read connection (not answered from memory), and a check that
+  // the database file is still the one opened (SQLite goes on writing to a
+  // deleted or replaced file, so everything after would be lost). Error
+  // STORE_UNAVAILABLE naming the database and what failed; never throws.
+  virtual Status ping() const = 0;
+
   // Deletes every job with its events, log lines, artifact rows, callback
   // outbox rows and idempotency keys, and every input, in one transaction
   // that runs after every batch queued before it; returns once it is

@@ -212,3 +212,26 @@ TEST_CASE("store::get_job never returns an older job than the last commit", "[st
   CHECK(regressions == 0);
   CHECK(testing::open_store(dir.file("jgrid.db").string())->get_job(job.id)->attempts == 200);
 }
+
+TEST_CASE("store::ping answers for a working store, in memory and on a file", "[store]") {
+  TempDir dir;
+  auto file = testing::open_store(dir.file("jgrid.db").string());
+  CHECK(file->ping().ok());
+  auto memory = testing::open_store(":memory:");
+  CHECK(memory->ping().ok());
+}
+
+TEST_CASE("store::ping fails naming the database once its file is deleted or replaced", "[store]") {
+  TempDir dir;
+  const auto path = dir.file("jgrid.db");
+  auto store = testing::open_store(path.string());
+  REQUIRE(store->commit(testing::jobs_batch({make_job(1)})).ok());
+  std::filesystem::remove(path);
+  auto gone = store->ping();
+  REQUIRE_FALSE(gone.ok());
+  CHECK(gone.error().code == "STORE_UNAVAILABLE");
+  CHECK_THAT(gone.error().message, Catch::Contains(path.string()) && Catch::Contains("deleted"));
+  // Another file at the same path is not the one the store wrote to.
+  testing::open_store(path.string()).reset();
+  CHECK_FALSE(store->ping().ok());
+}
