@@ -137,8 +137,8 @@ Result<Reply> submit_job(const Context& ctx, const Call& call) {
   auto submitted = ctx.engine.submit({std::move(*spec), workspace_of(call), std::move(key), std::move(hash)});
   if (!submitted) return submitted.error();
   const model::Job& job = submitted->job;
-  Reply reply = serialized_json(framed_text(model::job_to_api_json(job, call.framing, ctx.now_ms()), call.framing),
-                                submitted->replayed ? 200 : 202);
+  std::string text = model::job_to_api_json(job, call.framing, ctx.now_ms(), ctx.store.spent_usd(job.workspace));
+  Reply reply = serialized_json(framed_text(std::move(text), call.framing), submitted->replayed ? 200 : 202);
   reply.headers.emplace_back("Location", call.base_url + "/v1/jobs/" + util::percent_encode(job.id));
   return reply;
 }
@@ -157,15 +157,17 @@ Result<Json> list_jobs(const Context& ctx, const Call& call) {
               {"has_more", more}};
 }
 
-// A job that started or finished renders the same until the store changes,
-// so its body is cached per store version.
+// A job that started or finished renders the same until the store changes
+// (what its workspace spent changes only with a commit too), so its body is
+// cached per store version.
 Result<Reply> get_job(const Context& ctx, const Call& call) {
   std::uint64_t version = ctx.store.committed().version();
   std::string key = call.capture(0) + (call.framing == model::Framing::plain ? "|plain" : "|envelope");
   if (auto body = ctx.bodies->find(version, key)) return serialized_json(std::move(*body));
   auto job = find_job(ctx, call);
   if (!job) return job.error();
-  std::string body = framed_text(model::job_to_api_json(*job, call.framing, ctx.now_ms()), call.framing);
+  std::string body = framed_text(
+      model::job_to_api_json(*job, call.framing, ctx.now_ms(), ctx.store.spent_usd(job->workspace)), call.framing);
   if (job->started_ms || job->completed_ms) ctx.bodies->put(version, key, body);
   return serialized_json(std::move(body));
 }

@@ -115,7 +115,8 @@ constexpr const char* k_schemas = R"json({
       "actual_cost_usd": {"type": ["number", "null"]},
       "billing": {"type": "object", "properties": {"status": {"type": "string"},
         "actual_cost_usd": {"type": ["number", "null"]}}},
-      "account_billing": {"type": "object"},
+      "account_billing": {"type": "object", "required": ["lifetime_total_spent_usd"],
+        "properties": {"lifetime_total_spent_usd": {"type": "number"}}},
       "callback": {"type": "object", "description": "Delivery of the job's callback (docs/api.md §5); absent without one",
         "properties": {"url": {"type": "string"}, "status": {"enum": ["pending", "delivered", "failed"]},
         "attempts": {"type": "integer", "minimum": 0, "maximum": 8}, "last_error": {"type": "string"}}}

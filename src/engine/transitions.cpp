@@ -76,7 +76,12 @@ void Engine::Impl::end_locked(LiveJob& live, model::JobStatus to, EventSpec term
   m_recorder.event(live, batch, std::move(terminal_event));
   release_gpus_locked(live);
   stage_locked(live, batch);
-  if (job.spec->callback) batch.deliveries.push_back(model::make_delivery(job, util::new_id("dlv", at), at));
+  if (job.spec->callback) {
+    // The batch with this job's cost is not committed yet: what the store
+    // has summed, plus this job (whose stored cost is still 0).
+    double spent = m_store.spent_usd(job.workspace) + job.actual_cost_usd.value_or(0);
+    batch.deliveries.push_back(model::make_delivery(job, util::new_id("dlv", at), at, spent));
+  }
   m_queue.remove(job.id);
   disarm_delay_locked(live);
   m_live.erase(job.id);

@@ -7,8 +7,8 @@
 
 namespace jgrid::model {
 
-Delivery make_delivery(const Job& job, std::string id, std::int64_t now_ms) {
-  Json api = job_to_api(job, Framing::plain, now_ms);
+Delivery make_delivery(const Job& job, std::string id, std::int64_t now_ms, double lifetime_spent_usd) {
+  Json api = job_to_api(job, Framing::plain, now_ms, lifetime_spent_usd);
   std::string event = "job." + std::string(to_string(job.status));
   Json body = {{"event", event},
                {"job_id", job.id},

@@ -2,6 +2,8 @@
 // uncached GET renders one), with the screening text spliced in as is.
 // Unknown values are omitted, never null, except exit_code and
 // actual_cost_usd which the contract allows to be null.
+#include <cmath>
+
 #include "jgrid/model/job.hpp"
 #include "jgrid/model/node.hpp"
 #include "jgrid/util/json_writer.hpp"
@@ -142,7 +144,7 @@ void runtime(JsonWriter& w, const Job& job) {
 
 // Envelope framing reports a range: the estimate is a point value, so the
 // range is a fixed band of -50% / +50% around it.
-void billing(JsonWriter& w, const Job& job, Framing framing) {
+void billing(JsonWriter& w, const Job& job, Framing framing, double lifetime_spent_usd) {
   w.key("estimated_cost_usd");
   if (framing == Framing::plain) {
     w.value(job.estimated_cost_usd);
@@ -153,7 +155,8 @@ void billing(JsonWriter& w, const Job& job, Framing framing) {
   w.key("billing").begin_object().key("status").value(job.actual_cost_usd ? "final" : "estimated");
   number_or_null(w, "actual_cost_usd", job.actual_cost_usd);
   w.end_object();
-  w.key("account_billing").begin_object().key("lifetime_total_spent_usd").value(0).end_object();
+  double cents = std::round(lifetime_spent_usd * 100.0) / 100.0;  // as the estimate's money fields
+  w.key("account_billing").begin_object().key("lifetime_total_spent_usd").value(cents).end_object();
 }
 
 void callback(JsonWriter& w, const Job& job) {
@@ -171,7 +174,7 @@ void callback(JsonWriter& w, const Job& job) {
 
 }  // namespace
 
-std::string job_to_api_json(const Job& job, Framing framing, std::int64_t now_ms) {
+std::string job_to_api_json(const Job& job, Framing framing, std::int64_t now_ms, double lifetime_spent_usd) {
   std::string out;
   out.reserve(1536 + job.screening->size());
   JsonWriter w(out);
@@ -183,15 +186,15 @@ std::string job_to_api_json(const Job& job, Framing framing, std::int64_t now_ms
   times(w, job, now_ms);
   placement(w, job);
   runtime(w, job);
-  billing(w, job, framing);
+  billing(w, job, framing, lifetime_spent_usd);
   callback(w, job);
   w.key("screening").raw(*job.screening);
   w.end_object();
   return out;
 }
 
-Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms) {
-  return Json::parse(job_to_api_json(job, framing, now_ms));
+Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms, double lifetime_spent_usd) {
+  return Json::parse(job_to_api_json(job, framing, now_ms, lifetime_spent_usd));
 }
 
 }  // namespace jgrid::model

@@ -152,4 +152,11 @@ std::map<std::string, std::int64_t> count_jobs_by_status(sql::Connection& conn) 
   return out;
 }
 
+// workspace_spend is kept by triggers on jobs (schema step 6).
+double spent_usd(sql::Connection& conn, const std::string& workspace) {
+  auto query = conn.query("SELECT usd FROM workspace_spend WHERE workspace = ?1");
+  query.bind(1, workspace);
+  return query.next() ? query.real(0) : 0.0;
+}
+
 }  // namespace jgrid::store::reads

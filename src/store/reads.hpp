@@ -16,6 +16,7 @@ std::optional<model::Job> find_by_idempotency_key(sql::Connection& conn, JobCach
                                                   const std::string& workspace, const std::string& key);
 std::int64_t count_jobs(sql::Connection& conn);
 std::map<std::string, std::int64_t> count_jobs_by_status(sql::Connection& conn);
+double spent_usd(sql::Connection& conn, const std::string& workspace);
 
 std::vector<model::Event> list_events(sql::Connection& conn, const EventQuery& query);
 std::int64_t max_event_sequence(sql::Connection& conn, const std::string& job_id);

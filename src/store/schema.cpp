@@ -121,6 +121,38 @@ CREATE INDEX jobs_by_workspace_workload ON jobs (workspace, workload_type, id);
 CREATE INDEX jobs_by_workspace_vendor ON jobs (workspace, gpu_vendor, id);
 )sql";
 
+// Step 6: what each workspace's jobs cost, summed as they are written
+// (account_billing.lifetime_total_spent_usd is in every job object, so a
+// SUM over a workspace's jobs per GET would walk every stored job). A job's
+// cost is a column, set when it ends; triggers keep the per-workspace total
+// in step with inserts, updates and deletes in the same transaction, so it
+// holds after a restart and after a reset. Existing jobs get their cost
+// from their documents once: that rewrites each ended job's row (about 20 s
+// for a synthetic file of 1,000,000 jobs with 1.2 KB documents), where a
+// trigger reading the document instead would parse it at every write.
+const char* const k_schema_v6_workspace_spend = R"sql(
+ALTER TABLE jobs ADD COLUMN cost_usd REAL NOT NULL DEFAULT 0;
+UPDATE jobs SET cost_usd = json_extract(doc, '$.actual_cost_usd')
+  WHERE json_extract(doc, '$.actual_cost_usd') IS NOT NULL;
+CREATE TABLE workspace_spend (
+  workspace TEXT PRIMARY KEY,
+  usd REAL NOT NULL
+) WITHOUT ROWID;
+INSERT INTO workspace_spend (workspace, usd)
+  SELECT workspace, SUM(cost_usd) FROM jobs WHERE cost_usd <> 0 GROUP BY workspace;
+CREATE TRIGGER workspace_spend_insert AFTER INSERT ON jobs WHEN new.cost_usd <> 0 BEGIN
+  INSERT INTO workspace_spend (workspace, usd) VALUES (new.workspace, new.cost_usd)
+    ON CONFLICT (workspace) DO UPDATE SET usd = usd + excluded.usd;
+END;
+CREATE TRIGGER workspace_spend_update AFTER UPDATE OF cost_usd ON jobs WHEN old.cost_usd <> new.cost_usd BEGIN
+  INSERT INTO workspace_spend (workspace, usd) VALUES (new.workspace, new.cost_usd - old.cost_usd)
+    ON CONFLICT (workspace) DO UPDATE SET usd = usd + excluded.usd;
+END;
+CREATE TRIGGER workspace_spend_delete AFTER DELETE ON jobs WHEN old.cost_usd <> 0 BEGIN
+  UPDATE workspace_spend SET usd = usd - old.cost_usd WHERE workspace = old.workspace;
+END;
+)sql";
+
 Error too_new(const std::string& path, int found, int known) {
   return make_error("STORE_TOO_NEW",
                     "database " + path + " has schema version " + std::to_string(found) +
@@ -143,6 +175,7 @@ const std::vector<MigrationStep>& migration_steps() {
       {"job pages by status", k_schema_v3_status_pages},
       {"job counts per status", k_schema_v4_job_counts},
       {"job pages by workload type and by vendor", k_schema_v5_filter_pages},
+      {"job costs summed per workspace", k_schema_v6_workspace_spend},
   };
   return steps;
 }

@@ -40,6 +40,11 @@ Query& Query::bind(int index, std::int64_t value) {
   return *this;
 }
 
+Query& Query::bind_real(int index, double value) {
+  check_bind(sqlite3_bind_double(m_stmt, index, value), index);
+  return *this;
+}
+
 Query& Query::bind_null(int index) {
   check_bind(sqlite3_bind_null(m_stmt, index), index);
   return *this;
@@ -58,6 +63,8 @@ void Query::run() {
 }
 
 std::int64_t Query::integer(int column) const { return sqlite3_column_int64(m_stmt, column); }
+
+double Query::real(int column) const { return sqlite3_column_double(m_stmt, column); }
 
 std::string_view Query::text(int column) const {
   auto* data = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));

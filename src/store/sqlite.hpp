@@ -46,6 +46,7 @@ class Query {
   // (the row writers' hot path).
   Query& bind_static(int index, std::string_view text);
   Query& bind(int index, std::int64_t value);
+  Query& bind_real(int index, double value);  // named apart: an int would fit both bind()s
   Query& bind_null(int index);
 
   // Steps once: true when a row is available, false when done.
@@ -54,6 +55,7 @@ class Query {
   void run();
 
   std::int64_t integer(int column) const;
+  double real(int column) const;
   // Valid until the next step; copy it to keep it.
   std::string_view text(int column) const;
   bool is_null(int column) const;

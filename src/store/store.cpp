@@ -115,6 +115,9 @@ class SqliteStore final : public Store {
     return ids;
   }
 
+  double spent_usd(const std::string& workspace) const override {
+    return read([&](sql::Connection& c) { return reads::spent_usd(c, workspace); });
+  }
   Status ping() const override {
     try {
       return read([&](sql::Connection& c) { return ping_on(c); });

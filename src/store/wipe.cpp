@@ -19,13 +19,15 @@ std::int64_t delete_rows(sql::Connection& conn, const std::string& table) {
 
 }  // namespace
 
-// Jobs go first: their delete trigger (schema step 4) counts them down, and
-// the rows it leaves at zero go with job_counts.
+// Jobs go first: their delete triggers (schema steps 4 and 6) count them
+// down, and the rows they leave at zero (or at a rounding residue of a
+// cost) go with job_counts and workspace_spend.
 DeletedRows delete_all_jobs(sql::Connection& conn) {
   conn.exec(k_keep_event_seq_floor);
   DeletedRows deleted;
   deleted.jobs = delete_rows(conn, "jobs");
   delete_rows(conn, "job_counts");
+  delete_rows(conn, "workspace_spend");
   deleted.events = delete_rows(conn, "events");
   deleted.log_lines = delete_rows(conn, "logs");
   deleted.artifacts = delete_rows(conn, "artifacts");

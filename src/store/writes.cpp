@@ -15,9 +15,10 @@ namespace {
 // columns alone at each of a job's many writes.
 const std::string k_upsert_job =
     "INSERT INTO jobs (id, workspace, status, workload_type, gpu_vendor, created_ms, updated_ms, "
-    "idempotency_key, doc, stdout_tail, stderr_tail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
-    "ON CONFLICT (id) DO UPDATE SET status = excluded.status, updated_ms = excluded.updated_ms, "
-    "doc = excluded.doc, stdout_tail = excluded.stdout_tail, stderr_tail = excluded.stderr_tail";
+    "idempotency_key, doc, stdout_tail, stderr_tail, cost_usd) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+    "?12) ON CONFLICT (id) DO UPDATE SET status = excluded.status, updated_ms = excluded.updated_ms, "
+    "doc = excluded.doc, stdout_tail = excluded.stdout_tail, stderr_tail = excluded.stderr_tail, "
+    "cost_usd = excluded.cost_usd";
 const std::string k_insert_event =
     "INSERT INTO events (seq, id, job_id, sequence, type, created_ms, doc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 const std::string k_upsert_artifact = "INSERT OR REPLACE INTO artifacts (id, job_id, doc) VALUES (?1, ?2, ?3)";
@@ -42,6 +43,7 @@ void upsert_job(sql::Connection& conn, const model::Job& job) {
       .bind(9, encode_job(job))
       .bind(10, job.stdout_tail)
       .bind(11, job.stderr_tail)
+      .bind_real(12, job.actual_cost_usd.value_or(0.0))
       .run();
 }
 

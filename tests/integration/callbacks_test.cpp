@@ -117,6 +117,23 @@ TEST_CASE("callbacks: a completed job POSTs the signed §5 body with its token",
   CHECK(events[0]["data"]["status_code"] == 200);
 }
 
+TEST_CASE("callbacks: the job in the body counts its own cost in what the workspace spent", "[callbacks]") {
+  Receiver receiver;
+  TestServer server;
+  Json body = test::rocm_example();
+  body["sim"] = {{"duration_s", 120}};  // 1.2 s at the fixture's time scale: cents, not fractions of one
+  body["callback"] = {{"url", receiver.url()}};
+  std::string id = submit(server, body)["job_id"];
+  Json job = wait_callback_settled(server, id);
+  REQUIRE(job["status"] == "completed");
+  auto requests = receiver.requests();
+  REQUIRE(requests.size() == 1);
+  Json sent = Json::parse(requests[0].body);
+  // The body was made before the job's cost was committed: it is added.
+  CHECK(job["account_billing"]["lifetime_total_spent_usd"].get<double>() > 0);
+  CHECK(sent["job"]["account_billing"] == job["account_billing"]);
+}
+
 TEST_CASE("callbacks: failed attempts are retried with the same delivery and body", "[callbacks]") {
   Receiver receiver(2);
   TestServer server;

@@ -1,4 +1,5 @@
 // docs/api.md §2.1–2.4 over real HTTP: estimate, submit, list, get, runtime, cancel.
+#include <cmath>
 #include <set>
 
 #include "test_server.hpp"
@@ -262,4 +263,35 @@ TEST_CASE("api a top-level max_price_per_hour routes like the one in constraints
   auto both = server.post("/v1/jobs", patched(rocm_example(), {{"max_price_per_hour", 0.1},
                                                                {"constraints", {{"max_price_per_hour", 50}}}}));
   CHECK(both.status == 202);
+}
+
+TEST_CASE("api account_billing.lifetime_total_spent_usd is the sum of the workspace's job costs so far",
+          "[api][jobs]") {
+  TestServerOptions options;
+  options.virtual_clock = true;
+  TestServer server(options);
+  double sum = 0;
+  std::string last;
+  for (int seconds : {3600, 1800}) {
+    Json body = rocm_example();
+    body["sim"] = {{"duration_s", seconds}};
+    last = server.submit(body);
+    Json job = server.wait_terminal(last);
+    REQUIRE(job["status"] == "completed");
+    REQUIRE(job["actual_cost_usd"].get<double>() > 0.01);
+    sum += job["actual_cost_usd"].get<double>();
+  }
+  const double cents = std::round(sum * 100.0) / 100.0;
+  auto plain = server.get("/v1/jobs/" + last);
+  REQUIRE(plain.status == 200);
+  CHECK(plain.json["account_billing"]["lifetime_total_spent_usd"].get<double>() == Approx(cents).margin(1e-9));
+  auto mcp = server.get("/v1/mcp/jobs/" + last);
+  REQUIRE(mcp.status == 200);
+  CHECK(mcp.json["data"]["account_billing"]["lifetime_total_spent_usd"].get<double>() == Approx(cents).margin(1e-9));
+  // A new job's first answer already carries what the workspace spent before it.
+  Json body = rocm_example();
+  body["sim"] = {{"duration_s", 60}};
+  auto submitted = server.post("/v1/jobs", body);
+  REQUIRE(submitted.status == 202);
+  CHECK(submitted.json["account_billing"]["lifetime_total_spent_usd"].get<double>() == Approx(cents).margin(1e-9));
 }

@@ -27,8 +27,9 @@ struct Delivery {
 // The delivery owed for `job`, which has just ended (its status terminal
 // and it names a callback): body {event, job_id, status, status_reason,
 // exit_code, timed_out, completed_at, metadata, job}, first attempt at
-// `now_ms`. `id` is the delivery id to use.
-Delivery make_delivery(const Job& job, std::string id, std::int64_t now_ms);
+// `now_ms`. `id` is the delivery id to use; `lifetime_spent_usd` goes to
+// the job object's account_billing (see job_to_api_json).
+Delivery make_delivery(const Job& job, std::string id, std::int64_t now_ms, double lifetime_spent_usd);
 
 // Wait before attempt `attempt + 1` after attempt `attempt` (1-based)
 // failed: base · 2^(attempt-1), scaled by (0.8 + 0.4 · unit) for ±20%

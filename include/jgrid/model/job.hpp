@@ -88,10 +88,12 @@ enum class Framing { plain, envelope };
 // docs/api.md §3 job object as JSON text: never contains null except exit_code /
 // actual_cost_usd; environment values never appear; invalid UTF-8 is
 // replaced; the screening text is spliced in as is. `now_ms` feeds
-// wait_duration_seconds.
-std::string job_to_api_json(const Job& job, Framing framing, std::int64_t now_ms);
+// wait_duration_seconds; `lifetime_spent_usd` (what the job's workspace has
+// spent so far, the caller's to know) goes to
+// account_billing.lifetime_total_spent_usd, rounded to cents.
+std::string job_to_api_json(const Job& job, Framing framing, std::int64_t now_ms, double lifetime_spent_usd);
 // The same object as a tree (for callers that add to it or pick from it).
-Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms);
+Json job_to_api(const Job& job, Framing framing, std::int64_t now_ms, double lifetime_spent_usd);
 
 // docs/api.md §2.3 list item (a subset of the job object).
 Json job_to_list_item(const Job& job, Framing framing, std::int64_t now_ms);

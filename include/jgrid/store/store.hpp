@@ -172,6 +172,11 @@ class Store {
   // Jobs per status name ("queued" -> 3); statuses without jobs are absent.
   virtual std::map<std::string, std::int64_t> count_jobs_by_status() const = 0;
 
+  // What the stored jobs of `workspace` cost, summed (their actual_cost_usd;
+  // 0 without any). Kept by the store as jobs are written (schema step 6),
+  // so this reads one row however many jobs there are.
+  virtual double spent_usd(const std::string& workspace) const = 0;
+
   // Whether the store answers now, for /readyz and /v1/health: a small real
   // query on a read connection (not answered from memory), and a check that
   // the database file is still the one opened (SQLite goes on writing to a

@@ -47,7 +47,7 @@ struct SenderFixture {
     job.spec.edit().callback = model::CallbackSpec{"http://127.0.0.1:9/hook", std::move(token), model::Json::object()};
     store::WriteBatch batch;
     batch.jobs.push_back(job);
-    batch.deliveries.push_back(model::make_delivery(job, "dlv_1", clock->now_ms()));
+    batch.deliveries.push_back(model::make_delivery(job, "dlv_1", clock->now_ms(), 0));
     REQUIRE(store->commit(batch).ok());
     transport = std::make_shared<ScriptedTransport>(std::move(statuses), *clock);
     engine::SenderOptions options{transport, "server-secret", 1000, 7};

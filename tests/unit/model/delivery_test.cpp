@@ -37,7 +37,7 @@ TEST_CASE("model::make_delivery freezes the §5 body of a terminal job", "[model
   job.exit_code = 0;
   job.completed_ms = test::k_t0 + 5000;
   job.status_reason = "exit 0";
-  Delivery d = make_delivery(job, "dlv_1", test::k_t0 + 5000);
+  Delivery d = make_delivery(job, "dlv_1", test::k_t0 + 5000, 12.346);
   CHECK(d.id == "dlv_1");
   CHECK(d.job_id == job.id);
   CHECK(d.event == "job.completed");
@@ -55,5 +55,6 @@ TEST_CASE("model::make_delivery freezes the §5 body of a terminal job", "[model
   CHECK(body["metadata"] == Json{{"ticket", "T-1"}});
   CHECK(body["job"]["job_id"] == job.id);
   CHECK(body["job"]["callback"]["url"] == "http://127.0.0.1:9/hook");
+  CHECK(body["job"]["account_billing"]["lifetime_total_spent_usd"] == 12.35);
   CHECK(d.body.find("tok") == std::string::npos);  // the token is never in the body
 }

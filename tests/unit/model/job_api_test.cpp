@@ -41,13 +41,13 @@ TEST_CASE("model::job_to_api has no stray nulls in any state or framing", "[mode
   no_placement.spec.edit().echoed = {{"notes", nullptr}, {"template", "t"}};
   for (const Job& job : {queued_job(), running, failed_job(), no_placement})
     for (Framing framing : {Framing::plain, Framing::envelope}) {
-      CHECK(stray_nulls(job_to_api(job, framing, k_t0 + 1000)).empty());
+      CHECK(stray_nulls(job_to_api(job, framing, k_t0 + 1000, 0)).empty());
       CHECK(stray_nulls(job_to_list_item(job, framing, k_t0 + 1000)).empty());
     }
 }
 
 TEST_CASE("model::job_to_api reports a queued job without placement-derived fields", "[model]") {
-  Json api = job_to_api(queued_job(), Framing::plain, k_t0 + 2'500);
+  Json api = job_to_api(queued_job(), Framing::plain, k_t0 + 2'500, 0);
   CHECK(api["job_id"] == "job_01TEST");
   CHECK(api["id"] == "job_01TEST");
   CHECK(api["status"] == "queued");
@@ -71,7 +71,7 @@ TEST_CASE("model::job_to_api reports a queued job without placement-derived fiel
 }
 
 TEST_CASE("model::job_to_api lists environment names, never values", "[model]") {
-  Json api = job_to_api(failed_job(), Framing::plain, k_t0);
+  Json api = job_to_api(failed_job(), Framing::plain, k_t0, 0);
   CHECK(api["environment_keys"] == Json{"HF_TOKEN", "MODE"});
   CHECK_FALSE(api.contains("environment"));
   CHECK(api.dump().find("secret-value") == std::string::npos);
@@ -79,7 +79,7 @@ TEST_CASE("model::job_to_api lists environment names, never values", "[model]") 
 }
 
 TEST_CASE("model::job_to_api shows an AMD placement as gpu, hardware and scheduling", "[model]") {
-  Json api = job_to_api(failed_job(), Framing::plain, k_t0);
+  Json api = job_to_api(failed_job(), Framing::plain, k_t0, 0);
   CHECK(api["gpu"] == Json{{"vendor", "AMD"}, {"name", "MI300X"}, {"runtime_version", "ROCm 6.2"}, {"count", 1}});
   CHECK(api["hardware"]["gpu_vendor"] == "AMD");
   CHECK(api["hardware"]["gpu_name"] == "MI300X");
@@ -101,14 +101,14 @@ TEST_CASE("model::job_to_api leaves rocm_version out of NVIDIA hardware", "[mode
   job.placement->gpu_model = "H100";
   job.placement->runtime = "cuda";
   job.placement->runtime_version = "12.4";
-  Json api = job_to_api(job, Framing::plain, k_t0);
+  Json api = job_to_api(job, Framing::plain, k_t0, 0);
   CHECK(api["gpu"]["vendor"] == "NVIDIA");
   CHECK(api["gpu"]["runtime_version"] == "CUDA 12.4");
   CHECK_FALSE(api["hardware"].contains("rocm_version"));
 }
 
 TEST_CASE("model::job_to_api reports the end of a failed job", "[model]") {
-  Json api = job_to_api(failed_job(), Framing::plain, k_t0 + 999'999);
+  Json api = job_to_api(failed_job(), Framing::plain, k_t0 + 999'999, 0);
   CHECK(api["status_reason"] == "nonzero exit");
   CHECK(api["status_message"] == "The workload exited with code 3.");
   CHECK(api["failure"] == Json{{"code", "NONZERO_EXIT"}, {"summary", "exit code 3"}});
@@ -131,22 +131,30 @@ TEST_CASE("model::job_to_api reports the end of a failed job", "[model]") {
 TEST_CASE("model::job_to_api omits failure unless the job failed", "[model]") {
   Job job = failed_job();
   job.status = JobStatus::cancelled;
-  CHECK_FALSE(job_to_api(job, Framing::plain, k_t0).contains("failure"));
+  CHECK_FALSE(job_to_api(job, Framing::plain, k_t0, 0).contains("failure"));
 }
 
 TEST_CASE("model::job_to_api frames estimated cost per route family", "[model]") {
   Job job = queued_job();
-  CHECK(job_to_api(job, Framing::plain, k_t0)["estimated_cost_usd"] == 0.4);
-  Json range = job_to_api(job, Framing::envelope, k_t0)["estimated_cost_usd"];
+  CHECK(job_to_api(job, Framing::plain, k_t0, 0)["estimated_cost_usd"] == 0.4);
+  Json range = job_to_api(job, Framing::envelope, k_t0, 0)["estimated_cost_usd"];
   CHECK(range["min"].get<double>() == Approx(0.2));
   CHECK(range["max"].get<double>() == Approx(0.6));
+}
+
+TEST_CASE("model::job_to_api reports what the workspace spent, rounded to cents", "[model]") {
+  for (auto framing : {Framing::plain, Framing::envelope}) {
+    CHECK(job_to_api(failed_job(), framing, k_t0, 1.2349)["account_billing"] ==
+          Json{{"lifetime_total_spent_usd", 1.23}});
+    CHECK(job_to_api(failed_job(), framing, k_t0, 0.1 + 0.2)["account_billing"]["lifetime_total_spent_usd"] == 0.3);
+  }
 }
 
 TEST_CASE("model::job_to_api echoes stored fields and a pending callback", "[model]") {
   Job job = queued_job();
   job.spec.edit().echoed = {{"template", "vllm"}, {"registry_credential_id", "reg_1"}};
   job.spec.edit().callback = CallbackSpec{"http://cb.test/x", "secret-token", Json::object()};
-  Json api = job_to_api(job, Framing::plain, k_t0);
+  Json api = job_to_api(job, Framing::plain, k_t0, 0);
   CHECK(api["template"] == "vllm");
   CHECK(api["registry_credential_id"] == "reg_1");
   CHECK(api["callback"] == Json{{"url", "http://cb.test/x"}, {"status", "pending"}, {"attempts", 0}});
@@ -169,9 +177,9 @@ TEST_CASE("model::job_to_api_json replaces invalid UTF-8 and splices the screeni
   running.spec.edit().name = "bad \xff byte";
   for (const Job& job : {queued_job(), running, failed_job()})
     for (Framing framing : {Framing::plain, Framing::envelope}) {
-      std::string text = job_to_api_json(job, framing, k_t0 + 1000);
+      std::string text = job_to_api_json(job, framing, k_t0 + 1000, 0);
       Json api = Json::parse(text);
-      CHECK(api == job_to_api(job, framing, k_t0 + 1000));
+      CHECK(api == job_to_api(job, framing, k_t0 + 1000, 0));
       CHECK(api["screening"] == Json::parse(*job.screening));
       CHECK(text.find("\"screening\":" + *job.screening) != std::string::npos);
       CHECK(api["name"] == (job.status == JobStatus::running ? "bad \xef\xbf\xbd byte" : job.spec->name));

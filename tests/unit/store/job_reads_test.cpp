@@ -7,6 +7,7 @@ using namespace jgrid::store;
 using model::JobStatus;
 using testing::job_id;
 using testing::make_job;
+using testing::TempDir;
 
 namespace {
 
@@ -169,6 +170,39 @@ TEST_CASE("store::count_jobs_by_status follows every status change and failed ba
   CHECK_FALSE(store->commit(testing::jobs_batch({make_job(6, JobStatus::running), clash})).ok());
   CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"completed", 2}, {"queued", 2}});
   CHECK(store->count_jobs() == 4);
+}
+
+TEST_CASE("store::spent_usd sums each workspace's job costs through rewrites, failed batches and a reopen",
+          "[store]") {
+  TempDir dir;
+  const std::string path = dir.file("jgrid.db").string();
+  auto costing = [](int n, const std::string& workspace, std::optional<double> cost) {
+    auto job = make_job(n, cost ? JobStatus::completed : JobStatus::running);
+    job.workspace = workspace;
+    job.actual_cost_usd = cost;
+    return job;
+  };
+  {
+    auto store = testing::open_store(path);
+    CHECK(store->spent_usd("w1") == 0);
+    REQUIRE(store->commit(testing::jobs_batch({costing(1, "w1", std::nullopt), costing(2, "w2", 0.5)})).ok());
+    CHECK(store->spent_usd("w1") == 0);
+    // Job 1 ends (written twice in one batch), job 3 arrives done; job 2 is rewritten unchanged.
+    REQUIRE(store->commit(testing::jobs_batch({costing(1, "w1", 0.25), costing(1, "w1", 1.25),
+                                               costing(3, "w1", 2.0), costing(2, "w2", 0.5)})).ok());
+    CHECK(store->spent_usd("w1") == Approx(3.25));
+    CHECK(store->spent_usd("w2") == Approx(0.5));
+    auto clash = costing(4, "w1", 100.0);  // its idempotency key is taken: the batch fails whole
+    auto first = costing(5, "w1", std::nullopt);
+    first.idempotency_key = clash.idempotency_key = "key";
+    REQUIRE(store->commit(testing::jobs_batch({first})).ok());
+    CHECK_FALSE(store->commit(testing::jobs_batch({costing(6, "w1", 7.0), clash})).ok());
+    CHECK(store->spent_usd("w1") == Approx(3.25));
+  }
+  auto reopened = testing::open_store(path);
+  CHECK(reopened->spent_usd("w1") == Approx(3.25));
+  CHECK(reopened->spent_usd("w2") == Approx(0.5));
+  CHECK(reopened->spent_usd("w3") == 0);
 }
 
 TEST_CASE("store::live_jobs returns every job that is not terminal", "[store]") {

@@ -152,6 +152,27 @@ TEST_CASE("store::open brings a version-3 file forward to job counts taken from 
   CHECK(store->count_jobs_by_status() == std::map<std::string, std::int64_t>{{"completed", 2}, {"running", 1}});
 }
 
+TEST_CASE("store::open brings a version-5 file forward to job costs summed per workspace from its rows", "[store]") {
+  TempDir dir;
+  const std::string path = dir.file("v5.db").string();
+  {
+    auto conn = open_file(path);
+    const std::vector<MigrationStep> v5(migration_steps().begin(), migration_steps().begin() + 5);
+    REQUIRE(migrate(*conn, v5).ok());
+    for (const char* row : {"'job_1', 'w1', '{\"actual_cost_usd\": 1.5}'", "'job_2', 'w1', '{\"actual_cost_usd\": 0.25}'",
+                            "'job_3', 'w2', '{\"actual_cost_usd\": null}'", "'job_4', 'w2', '{}'"})
+      conn->exec(std::string("INSERT INTO jobs (id, workspace, doc, status, workload_type, gpu_vendor, created_ms, "
+                             "updated_ms) VALUES (") + row + ", 'completed', 'inference', 'amd', 1, 1)");
+  }
+  auto store = testing::open_store(path);
+  CHECK(store->spent_usd("w1") == 1.75);
+  CHECK(store->spent_usd("w2") == 0);
+  store.reset();
+  auto conn = open_file(path);
+  CHECK(read_schema_version(*conn) == Store::schema_version());
+  CHECK(conn->scalar("SELECT COUNT(*) FROM jobs WHERE cost_usd <> 0") == 2);
+}
+
 TEST_CASE("store::open brings a version-4 file forward to pages by workload type and by vendor", "[store]") {
   TempDir dir;
   const std::string path = dir.file("v4.db").string();

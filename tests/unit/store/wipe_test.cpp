@@ -38,6 +38,20 @@ WriteBatch two_jobs() {
 
 }  // namespace
 
+TEST_CASE("store::delete_all_jobs takes what the workspaces spent back to 0", "[store]") {
+  auto store = testing::open_store(":memory:");
+  auto done = make_job(1, model::JobStatus::completed);
+  done.actual_cost_usd = 0.1 + 0.2;
+  REQUIRE(store->commit(testing::jobs_batch({done})).ok());
+  REQUIRE(store->spent_usd("local") > 0);
+  REQUIRE(store->delete_all_jobs().ok());
+  CHECK(store->spent_usd("local") == 0);
+  done.id = testing::job_id(2);
+  done.actual_cost_usd = 1.5;
+  REQUIRE(store->commit(testing::jobs_batch({done})).ok());
+  CHECK(store->spent_usd("local") == 1.5);
+}
+
 TEST_CASE("store::delete_all_jobs deletes every job and what hangs off it, counting the rows", "[store]") {
   TempDir dir;
   const std::string path = dir.file("jgrid.db").string();
