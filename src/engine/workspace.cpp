@@ -13,6 +13,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// What a job's container mounts is readable by any user inside it (images
+// often run as a non-root user): the data dir above it stays 0700, so other
+// users of the host still cannot reach these.
+constexpr fs::perms k_mounted_dir = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                    fs::perms::others_read | fs::perms::others_exec;
+constexpr fs::perms k_mounted_file = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                                     fs::perms::others_read;
+
 Error io_error(const std::string& job_id, const std::string& what, const std::error_code& error) {
   return make_error("IO_ERROR", "preparing the workspace of " + job_id + ": " + what + ": " + error.message());
 }
@@ -55,12 +63,14 @@ Status prepare_workspace(const fs::path& data_dir, const std::string& job_id, co
   for (const auto& dir : {model::job_inputs_dir(data_dir, job_id), model::job_scripts_dir(data_dir, job_id),
                           model::job_artifacts_dir(data_dir, job_id)}) {
     if (fs::create_directories(dir, error); error) return io_error(job_id, "creating " + dir.string(), error);
+    fs::permissions(dir, k_mounted_dir, error);
   }
   for (const auto& staged : inputs) {
     fs::path dir = staged.script ? model::job_scripts_dir(data_dir, job_id) : model::job_inputs_dir(data_dir, job_id);
     fs::copy_file(model::input_blob_path(data_dir, staged.input.id), dir / staged.input.filename,
                   fs::copy_options::overwrite_existing, error);
     if (error) return io_error(job_id, "copying " + staged.input.id + " to " + staged.input.filename, error);
+    fs::permissions(dir / staged.input.filename, k_mounted_file, error);
   }
   return Ok{};
 }

@@ -54,9 +54,15 @@ for file in jgrid.db jgrid.db-wal jgrid.db-shm secret.key callback.key; do
 done
 [ -n "$(find "$data/jobs" -type f)" ] || fail "the job wrote files under jobs/"
 [ -n "$(find "$data/uploads" -type f)" ] || fail "the upload wrote a file under uploads/"
-loose=$(find "$data" \( -type f ! -perm 600 \) -o \( -type d ! -perm 700 \))
+# What a job's container mounts (inputs, scripts, artifacts) is 0755 for a non-root user inside
+# the container; the 0700 data dir above keeps the host's other users out of it.
+mounted='.*/jobs/[^/]*/\(inputs\|scripts\|artifacts\)'
+for dir in $(find "$data/jobs" -mindepth 2 -maxdepth 2 -type d); do
+  [ "$(mode_of "$dir")" = 755 ] || fail "mounted dir $dir is 0755 (got $(mode_of "$dir"))"
+done
+loose=$(find "$data" ! -regex "$mounted" \( \( -type f ! -perm 600 \) -o \( -type d ! -perm 700 \) \))
 [ -z "$loose" ] || fail "files not 0600 or folders not 0700: $(for f in $loose; do echo "$(mode_of "$f") $f"; done)"
-pass "fresh data dir 0700; database, -wal, -shm, keys, uploads, artifacts 0600"
+pass "fresh data dir 0700; database, -wal, -shm, keys, uploads, artifacts 0600; mounted job dirs 0755 inside it"
 
 [ "$(introspect "$FILE_TOKEN")" = 200 ] && jq -e '.active == true' "$WORK/i.json" >/dev/null ||
   fail "introspect with the token of --service-token-file: $(cat "$WORK/i.json")"

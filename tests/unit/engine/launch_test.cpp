@@ -43,6 +43,11 @@ TEST_CASE("engine launch copies inputs and scripts into the job's workspace", "[
   CHECK(read(dir / "inputs" / "data.csv") == "a,b\n1,2\n");
   CHECK(read(dir / "scripts" / "run.sh") == "echo hi\n");
   CHECK(std::filesystem::is_directory(dir / "artifacts"));
+  // A container's non-root user reads what is mounted, whatever the umask (serve runs with 077).
+  namespace fs = std::filesystem;
+  for (const char* sub : {"inputs", "scripts", "artifacts"})
+    CHECK((fs::status(dir / sub).permissions() & fs::perms::others_exec) != fs::perms::none);
+  CHECK((fs::status(dir / "inputs" / "data.csv").permissions() & fs::perms::others_read) != fs::perms::none);
 }
 
 TEST_CASE("engine launch fails the job when its workspace cannot be prepared", "[engine]") {
