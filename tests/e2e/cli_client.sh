@@ -145,7 +145,7 @@ set -e
 pass "URL from flag and environment, unreachable server"
 
 for command in submit jobs status logs events cancel artifacts download estimate nodes wait version; do
-  "$BIN" "$command" --help | grep -q -- '--' || fail "$command --help"
+  help=$("$BIN" "$command" --help) && grep -q -- '--' <<<"$help" || fail "$command --help"
 done
 pass "--help on every command"
 

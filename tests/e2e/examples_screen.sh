@@ -72,5 +72,6 @@ for input in /nonexistent/job.json "$WORK/broken.json" "$WORK/bad.json"; do
   [ "$(wc -l <"$WORK/err")" = 1 ] || fail "$input: one line on stderr: $(cat "$WORK/err")"
 done
 grep -q 'gpu_count' "$WORK/err" || fail "invalid request names the field: $(cat "$WORK/err")"
-"$BIN" screen --help | grep -q -- "--json" || fail "screen --help lists --json"
+help=$("$BIN" screen --help)
+grep -q -- "--json" <<<"$help" || fail "screen --help lists --json"
 pass "bad input: one line, exit 2; --help"

@@ -3,7 +3,8 @@
 # errors, busy port, clean shutdown on SIGTERM.
 source "$(dirname "$0")/../support/e2e_lib.sh"
 
-"$BIN" serve --help | grep -q -- "--data-dir" || fail "serve --help lists no --data-dir"
+help=$("$BIN" serve --help)  # read whole: `| grep -q` would stop reading early and fail the pipe (pipefail)
+grep -q -- "--data-dir" <<<"$help" || fail "serve --help lists no --data-dir"
 pass "serve --help"
 
 start_server main --ephemeral --time-scale 4
