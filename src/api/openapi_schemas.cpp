@@ -111,6 +111,13 @@ constexpr const char* k_schemas = R"json({
       "failure": {"type": "object", "required": ["code", "summary"], "properties": {
         "code": {"enum": ["NONZERO_EXIT", "TIMED_OUT", "START_FAILED", "NODE_LOST", "IMAGE_PULL_FAILED", "OOM", "INTERNAL", "CANCELLED_BY_SCHEDULER"]},
         "summary": {"type": "string"}}},
+      "diagnosis": {"type": "object", "description": "Why a failed run failed and what to change (docs/rocm.md §5); absent when the grid cannot tell",
+        "required": ["code", "message", "fix", "evidence"], "properties": {
+        "code": {"enum": ["GPU_DEVICE_PERMISSION", "CUDA_ON_AMD", "ROCM_USERSPACE_MISSING", "GPU_ISA_UNSUPPORTED",
+                          "HIP_OUT_OF_MEMORY", "NO_GPU_VISIBLE", "OOM_KILLED", "TIMEOUT"]},
+        "message": {"type": "string"}, "fix": {"type": "string"},
+        "evidence": {"type": ["object", "null"], "properties": {"stream": {"enum": ["stdout", "stderr"]},
+          "line": {"type": "integer"}, "text": {"type": "string"}}}}},
       "artifacts_ready": {"type": "boolean"},
       "actual_cost_usd": {"type": ["number", "null"]},
       "billing": {"type": "object", "properties": {"status": {"type": "string"},
