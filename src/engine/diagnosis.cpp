@@ -39,8 +39,8 @@ std::optional<model::Diagnosis> Engine::Impl::diagnose_locked(const LiveJob& liv
   facts.timed_out = outcome.timed_out;
   facts.timeout_s = job.spec->timeout_seconds.value_or(0);
   facts.oom_killed = outcome.failure_code == "OOM";
+  facts.amd_node = reads_for_diagnosis(live);
   if (job.placement) {
-    facts.amd_node = job.placement->gpu_vendor == "amd";
     facts.gpu_model = job.placement->gpu_model;
     facts.runtime_version = job.placement->runtime_version;
     if (auto node = m_pool.find(job.placement->node_id)) {

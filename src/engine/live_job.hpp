@@ -34,4 +34,10 @@ struct LiveJob {
   DelayTimers::Armed delay_timer;   // the delay threshold of the current phase, while it has not fired
 };
 
+// Output is read for a failure diagnosis on AMD nodes only (screen::diagnose
+// reads only the exit elsewhere): other runs' lines cost no scan.
+inline bool reads_for_diagnosis(const LiveJob& live) {
+  return live.job.placement && live.job.placement->gpu_vendor == "amd";
+}
+
 }  // namespace jgrid::engine

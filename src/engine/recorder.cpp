@@ -69,7 +69,7 @@ void Recorder::output(LiveJob& live, store::WriteBatch& batch, const std::string
   if (live.dropped_lines == 0 && live.log_bytes + size <= m_max_log_bytes) {
     live.log_bytes += size;
     batch.logs.push_back(log_entry(live, stream, line));
-    live.output_scan.line(stream, batch.logs.back().sequence, line);  // for a diagnosis should the run fail
+    if (reads_for_diagnosis(live)) live.output_scan.line(stream, batch.logs.back().sequence, line);
     return;
   }
   // Past the bound: one platform line says so, every later line is only counted.

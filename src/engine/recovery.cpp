@@ -108,7 +108,7 @@ void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::v
   live.intent = screen_read(*live.job.spec, image).intent;
   live.event_sequence = m_store.max_event_sequence(id);
   live.log_sequence = m_store.max_log_sequence(id);
-  if (live.log_sequence > 0) rescan_output_locked(live);
+  if (live.log_sequence > 0 && reads_for_diagnosis(live)) rescan_output_locked(live);
   if (live.job.placement && hold_for_resume_locked(live)) {
     resumes.push_back(id);
     return;

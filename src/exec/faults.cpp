@@ -50,7 +50,9 @@ void apply(RunFaults& faults, const std::string& effect, std::optional<double> v
   if (effect == "oom") faults.oom = true;
   if (effect == "exit_code") faults.exit_code = static_cast<int>(value.value_or(1));
   if (effect == "slow") faults.slow_factor *= value.value_or(2.0);
-  if (sim_failure(effect, model::Node{}) && faults.failure.empty()) faults.failure = effect;
+  const auto& failures = sim_failure_effects();
+  if (faults.failure.empty() && std::find(failures.begin(), failures.end(), effect) != failures.end())
+    faults.failure = effect;
   if (is_interrupt(effect) && faults.interrupt.empty()) {
     faults.interrupt = effect;
     faults.interrupt_after_s = after_s;

@@ -38,82 +38,76 @@ std::string roomier(const FailureFacts& f) {
   return "GPUs in this fleet with more VRAM: " + list + " (ask with constraints.min_vram_gb)";
 }
 
-using Explain = std::function<Diagnosis(const FailureFacts&, const OutputScan&)>;
+// Why (message) and what to change (fix), for one code.
+struct Explanation {
+  std::string message, fix;
+};
+using Explain = std::function<Explanation(const FailureFacts&, const OutputScan&)>;
 
-// What each code says: why (message) and what to change (fix).
+// What each code says.
 const std::map<std::string, Explain>& explanations() {
   static const std::map<std::string, Explain> table = {
       {"GPU_DEVICE_PERMISSION",
        [](const FailureFacts&, const OutputScan&) {
-         return Diagnosis{"GPU_DEVICE_PERMISSION", "the workload may not open the GPU device files (/dev/kfd, /dev/dri)",
-                          "run it as a user in the render and video groups (usermod -aG render,video USER, then log in "
-                          "again); with rootless podman add --group-add keep-groups, with docker --group-add "
-                          "$(stat -c %g /dev/dri/renderD128); `jgrid-local doctor` checks this machine",
-                          std::nullopt};
+         return Explanation{"the workload may not open the GPU device files (/dev/kfd, /dev/dri)",
+                            "run it as a user in the render and video groups (usermod -aG render,video USER, then "
+                            "log in again); with rootless podman add --group-add keep-groups, with docker --group-add "
+                            "$(stat -c %g /dev/dri/renderD128); `jgrid-local doctor` checks this machine"};
        }},
       {"CUDA_ON_AMD",
        [](const FailureFacts& f, const OutputScan&) {
-         return Diagnosis{"CUDA_ON_AMD", "a CUDA-only part of the image ran on an AMD GPU (" + node_gpu(f) + ")",
-                          "use the ROCm build of each framework in the image (PyTorch from "
-                          "download.pytorch.org/whl/rocm" + or_text(f.runtime_version, "6.x") +
-                              ", onnxruntime-rocm, the ROCm build of llama.cpp or vLLM) and drop nvidia-smi calls; "
-                              "screening saw nothing CUDA-only in the image's name, labels or command",
-                          std::nullopt};
+         return Explanation{"a CUDA-only part of the image ran on an AMD GPU (" + node_gpu(f) + ")",
+                            "use the ROCm build of each framework in the image (PyTorch from "
+                            "download.pytorch.org/whl/rocm" + or_text(f.runtime_version, "6.x") +
+                                ", onnxruntime-rocm, the ROCm build of llama.cpp or vLLM) and drop nvidia-smi calls; "
+                                "screening saw nothing CUDA-only in the image's name, labels or command"};
        }},
       {"ROCM_USERSPACE_MISSING",
        [](const FailureFacts& f, const OutputScan&) {
-         return Diagnosis{"ROCM_USERSPACE_MISSING",
-                          "the image lacks the ROCm user-space stack (or the ROCm build of a framework) it needs",
-                          "use an image built on ROCm " + or_text(f.runtime_version, "matching the node") +
-                              " (the node's ROCm), e.g. a rocm/pytorch tag for that version, or install the missing "
-                              "ROCm packages (HIP runtime, rocBLAS, MIOpen, rocm-smi-lib or amd-smi) in it; a library "
-                              "that is in the image but not found needs LD_LIBRARY_PATH=/opt/rocm/lib",
-                          std::nullopt};
+         return Explanation{"the image lacks the ROCm user-space stack (or the ROCm build of a framework) it needs",
+                            "use an image built on ROCm " + or_text(f.runtime_version, "matching the node") +
+                                " (the node's ROCm), e.g. a rocm/pytorch tag for that version, or install the missing "
+                                "ROCm packages (HIP runtime, rocBLAS, MIOpen, rocm-smi-lib or amd-smi) in it; a "
+                                "library that is in the image but not found needs LD_LIBRARY_PATH=/opt/rocm/lib"};
        }},
       {"GPU_ISA_UNSUPPORTED",
        [](const FailureFacts& f, const OutputScan& scan) {
-         std::string arch = or_text(f.gpu_arch, scan.arch_named());
-         std::string target = or_text(arch, "the node's gfx arch");
-         return Diagnosis{"GPU_ISA_UNSUPPORTED", "the image has no GPU code for " + node_gpu(f),
-                          "rebuild the image for " + target + " (PYTORCH_ROCM_ARCH, AMDGPU_TARGETS or GPU_TARGETS=" + target +
-                              ") or use an image whose build lists " + target +
-                              "; HSA_OVERRIDE_GFX_VERSION only helps between ISAs that are the same in all but name "
-                              "(10.3.0 for RDNA2 cards such as gfx1031/gfx1032 on a gfx1030 build), it cannot make a "
-                              "build for another generation (gfx90a on gfx942, gfx11 on gfx9) run",
-                          std::nullopt};
+         std::string target = or_text(or_text(f.gpu_arch, scan.arch_named()), "the node's gfx arch");
+         return Explanation{"the image has no GPU code for " + node_gpu(f),
+                            "rebuild the image for " + target + " (PYTORCH_ROCM_ARCH, AMDGPU_TARGETS or GPU_TARGETS=" +
+                                target + ") or use an image whose build lists " + target +
+                                "; HSA_OVERRIDE_GFX_VERSION only helps between ISAs that are the same in all but name "
+                                "(10.3.0 for RDNA2 cards such as gfx1031/gfx1032 on a gfx1030 build), it cannot make a "
+                                "build for another generation (gfx90a on gfx942, gfx11 on gfx9) run"};
        }},
       {"HIP_OUT_OF_MEMORY",
        [](const FailureFacts& f, const OutputScan&) {
          std::string vram = f.vram_gb > 0 ? " with " + gb(f.vram_gb) + " GB" : "";
-         return Diagnosis{"HIP_OUT_OF_MEMORY", "the GPU ran out of memory (" + node_gpu(f) + vram + ")",
-                          "use a smaller batch or sequence length (vLLM: lower --gpu-memory-utilization and "
-                          "--max-model-len; llama.cpp: fewer --n-gpu-layers), set "
-                          "PYTORCH_HIP_ALLOC_CONF=expandable_segments:True against fragmentation, or run on a GPU "
-                          "with more VRAM: " + roomier(f),
-                          std::nullopt};
+         return Explanation{"the GPU ran out of memory (" + node_gpu(f) + vram + ")",
+                            "use a smaller batch or sequence length (vLLM: lower --gpu-memory-utilization and "
+                            "--max-model-len; llama.cpp: fewer --n-gpu-layers), set "
+                            "PYTORCH_HIP_ALLOC_CONF=expandable_segments:True against fragmentation, or run on a GPU "
+                            "with more VRAM: " + roomier(f)};
        }},
       {"NO_GPU_VISIBLE",
        [](const FailureFacts&, const OutputScan&) {
-         return Diagnosis{"NO_GPU_VISIBLE", "the framework saw no AMD GPU",
-                          "ask for gpu_count >= 1 and do not set HIP_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES to an "
-                          "empty list; the container needs /dev/kfd and /dev/dri (jgrid-local passes them when the "
-                          "node has a GPU: `jgrid-local doctor` shows what this machine has)",
-                          std::nullopt};
+         return Explanation{"the framework saw no AMD GPU",
+                            "ask for gpu_count >= 1 and do not set HIP_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES to an "
+                            "empty list; the container needs /dev/kfd and /dev/dri (jgrid-local passes them when the "
+                            "node has a GPU: `jgrid-local doctor` shows what this machine has)"};
        }},
       {"OOM_KILLED",
        [](const FailureFacts&, const OutputScan&) {
-         return Diagnosis{"OOM_KILLED", "the workload was killed (exit 137, SIGKILL), most often by the out-of-memory "
-                                        "killer for host memory",
-                          "lower the host memory it uses (fewer data-loader workers, a smaller batch, memory-mapped "
-                          "data) or run it where more host memory is free",
-                          std::nullopt};
+         return Explanation{"the workload was killed (exit 137, SIGKILL), most often by the out-of-memory killer for "
+                            "host memory",
+                            "lower the host memory it uses (fewer data-loader workers, a smaller batch, memory-mapped "
+                            "data) or run it where more host memory is free"};
        }},
       {"TIMEOUT",
        [](const FailureFacts& f, const OutputScan&) {
          std::string limit = f.timeout_s > 0 ? " of " + std::to_string(f.timeout_s) + " s" : "";
-         return Diagnosis{"TIMEOUT", "the workload ran past its timeout" + limit,
-                          "raise timeout_seconds, or let the job save checkpoints and resume from the last one",
-                          std::nullopt};
+         return Explanation{"the workload ran past its timeout" + limit,
+                            "raise timeout_seconds, or let the job save checkpoints and resume from the last one"};
        }},
   };
   return table;
@@ -125,7 +119,8 @@ std::size_t code_index(const std::string& code) {
 }
 
 Diagnosis explain(const std::string& code, const FailureFacts& facts, const OutputScan& scan) {
-  return explanations().at(code)(facts, scan);
+  Explanation text = explanations().at(code)(facts, scan);
+  return Diagnosis{code, std::move(text.message), std::move(text.fix), std::nullopt};
 }
 
 }  // namespace
