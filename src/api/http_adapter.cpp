@@ -102,7 +102,12 @@ Result<Reply> run_route(const Context& ctx, const httplib::Request& req, RouteMa
   } else if (route.body == BodyKind::stream) {
     call.read_body = body_reader(req, reader, consumed);
   }
-  return invoke_safely(route, ctx, call);
+  auto reply = invoke_safely(route, ctx, call);
+  // On a virtual clock a change is answered once the clock is at rest, so
+  // the next request lands at a virtual time that depends only on the
+  // requests before it (docs/simulation.md §3). No-op on a real clock.
+  if (req.method != "GET" && req.method != "HEAD" && req.method != "OPTIONS") ctx.engine.settle();
+  return reply;
 }
 
 }  // namespace

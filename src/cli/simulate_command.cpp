@@ -51,8 +51,8 @@ struct ScratchDir {
   }
 };
 
-// Submissions (and cancels) as timers of the virtual clock, so they take
-// their turn with the runs in clock order.
+// Submissions (and cancels, and fault rules) as timers of the virtual clock,
+// so they take their turn with the runs in clock order.
 void schedule_trace(util::Clock& clock, engine::Engine& engine, const std::vector<TraceEntry>& trace,
                     std::vector<std::string>& ids, long long& refused) {
   std::int64_t start = clock.now_ms();
@@ -60,6 +60,10 @@ void schedule_trace(util::Clock& clock, engine::Engine& engine, const std::vecto
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const TraceEntry& entry = trace[i];
     clock.schedule(start + static_cast<std::int64_t>(entry.at_s * 1000.0), [&, i] {
+      if (trace[i].fault) {
+        if (auto* book = engine.faults()) book->add(*trace[i].fault);
+        return;
+      }
       auto submitted = engine.submit(engine::SubmitRequest{trace[i].spec});
       if (!submitted) return void(++refused);
       ids[i] = submitted->job.id;

@@ -18,6 +18,15 @@ std::optional<double> seconds(const Json& doc, const char* key) {
   return it->get<double>();
 }
 
+Result<TraceEntry> parse_fault(const std::string& path, int number, const Json& doc, TraceEntry entry) {
+  if (doc.contains("job")) return bad_line(path, number, "expected either \"job\" or \"fault\", not both");
+  if (!doc["fault"].is_object()) return bad_line(path, number, "fault: expected a fault rule object");
+  auto rule = exec::decode_fault_rule(doc["fault"]);
+  if (!rule) return bad_line(path, number, "fault." + rule.error().message);
+  entry.fault = std::move(*rule);
+  return entry;
+}
+
 Result<TraceEntry> parse_line(const std::string& path, int number, const std::string& text) {
   Json doc = Json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return bad_line(path, number, "expected a JSON object");
@@ -26,6 +35,7 @@ Result<TraceEntry> parse_line(const std::string& path, int number, const std::st
   auto at = seconds(doc, "at_s");
   if (!at) return bad_line(path, number, "at_s: expected a number of seconds >= 0");
   entry.at_s = *at;
+  if (doc.contains("fault")) return parse_fault(path, number, doc, std::move(entry));
   if (doc.contains("cancel_at_s")) {
     entry.cancel_at_s = seconds(doc, "cancel_at_s");
     if (!entry.cancel_at_s) return bad_line(path, number, "cancel_at_s: expected a number of seconds >= 0");

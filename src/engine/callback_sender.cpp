@@ -79,6 +79,11 @@ void CallbackSender::stop() {
   if (std::exchange(m_shared->held, false)) m_clock->release();
 }
 
+bool CallbackSender::holding() const {
+  std::lock_guard lock(m_shared->mutex);
+  return m_shared->held;
+}
+
 // One pass at a time; the clock hold taken by wake() is kept while passes
 // follow each other and released when the sender goes back to waiting.
 void CallbackSender::run() {

@@ -54,6 +54,8 @@ class CallbackSender {
   void wake();
   // Cancels an attempt in flight and joins the thread. Idempotent.
   void stop();
+  // True while a pass is pending or running (and holds a virtual clock).
+  bool holding() const;
 
   // The request of one attempt of `delivery` for a job whose callback is
   // `callback`, signed at `unix_s` (exposed for tests).

@@ -97,6 +97,8 @@ std::int64_t Engine::digested_events() const {
 
 void Engine::advance_clock(std::int64_t ms) { m_impl->m_clock->advance(ms); }
 
+void Engine::settle() const { m_impl->settle(); }
+
 std::size_t Engine::live_jobs() const {
   std::lock_guard lock(m_impl->m_mutex);
   return m_impl->m_live.size();

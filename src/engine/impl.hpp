@@ -94,6 +94,8 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
 
   // scheduler.cpp
   void run_loop();
+  // On a virtual clock: unlocked until the running timer callback returns.
+  void await_timer_callback(std::unique_lock<std::mutex>& lock);
   std::vector<std::string> schedule_locked();
   JobQueue::Next visit_locked(LiveJob& live, SchedulePass& pass);
   void wait_locked(LiveJob& live, SchedulePass& pass, bool head);
@@ -134,6 +136,8 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   Result<model::Node> set_node_status(const std::string& node_id, const std::string& operation);
   void lose_jobs_on(const std::string& node_id, const std::string& reason);
   Result<ResetReport> reset();
+  void settle() const;
+  bool busy() const;
   std::size_t cancel_live_jobs(const std::string& reason);
   void reset_executors();
   Result<store::DeletedRows> delete_jobs_locked();

@@ -1,9 +1,19 @@
-// Node operations and the reset of the simulation (docs/simulation.md §4).
+// Node operations, the reset of the simulation (docs/simulation.md §4) and
+// waiting for a virtual clock to come to rest.
+#include <chrono>
+#include <thread>
+
+#include "callback_sender.hpp"
 #include "impl.hpp"
 #include "jgrid/exec/faults.hpp"
 
 namespace jgrid::engine {
 namespace {
+
+constexpr auto k_settle_poll = std::chrono::milliseconds(1);
+// A request is answered after this much real time even if the clock still
+// moves (a run of millions of timers): settling is for order, not a hang.
+constexpr auto k_settle_limit = std::chrono::seconds(30);
 
 const std::map<std::string, model::NodeStatus>& operations() {
   static const std::map<std::string, model::NodeStatus> k_operations = {
@@ -97,6 +107,29 @@ std::size_t Engine::Impl::cancel_live_jobs(const std::string& reason) {
     std::size_t before = cancelled;
     for (const auto& [id, workspace] : jobs) cancelled += cancel(id, workspace, reason).ok();
     if (cancelled == before) std::this_thread::yield();
+  }
+}
+
+// A scheduling pass or a callback delivery pass pending or running.
+bool Engine::Impl::busy() const {
+  std::lock_guard lock(m_mutex);
+  return m_wake || m_wake_held || (m_sender && m_sender->holding());
+}
+
+// At rest: no timer callback runs, the engine is not busy, and the clock
+// has no timer left or someone else holds it (a test stepping time by hand).
+// The count of finished callbacks read before and after shows that none ran
+// between the reads, so the three readings belong to one moment.
+void Engine::Impl::settle() const {
+  if (!m_clock->is_virtual()) return;
+  auto deadline = std::chrono::steady_clock::now() + k_settle_limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    util::Clock::Rest before = m_clock->rest();
+    bool engine_busy = busy();
+    util::Clock::Rest after = m_clock->rest();
+    bool quiet = !before.callback_running && !after.callback_running && before.callbacks_run == after.callbacks_run;
+    if (quiet && !engine_busy && (after.pending == 0 || after.held > 0)) return;
+    std::this_thread::sleep_for(k_settle_poll);
   }
 }
 

@@ -211,6 +211,12 @@ class Engine {
   std::int64_t digested_events() const;
   // Moves a virtual clock forward by `ms` (no effect on a real clock).
   void advance_clock(std::int64_t ms);
+  // Virtual clock: returns once the clock cannot move by itself (no timer
+  // callback or scheduling pass running or pending, and no timer due or the
+  // clock held by the caller's side), so a request answered after it leaves
+  // the next one to land at a virtual time that depends only on the
+  // requests. Returns at once on a real clock; gives up after 30 s.
+  void settle() const;
   // How many jobs are not terminal.
   std::size_t live_jobs() const;
 

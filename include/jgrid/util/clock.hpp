@@ -60,6 +60,19 @@ class Clock {
   std::size_t pending_timers() const;
   // Blocks until no timer is pending, nothing is held and no callback runs.
   void wait_idle() const;
+  // Blocks until no timer callback is running (at once on the timer thread
+  // itself). With a hold() taken while the callback ran, the next one cannot
+  // start after it: the holder then sees everything that callback did.
+  void wait_callback_done() const;
+  // What a caller outside the timer thread needs to tell whether the clock
+  // can still move by itself.
+  struct Rest {
+    bool callback_running = false;
+    std::size_t pending = 0;      // timers not yet run nor cancelled
+    int held = 0;                 // hold() minus release()
+    std::uint64_t callbacks_run = 0;  // callbacks finished since construction
+  };
+  Rest rest() const;
   // Drops pending timers and joins the thread. Idempotent. Subclasses call
   // it in their destructor (the thread reads now_ms()).
   void stop_timers();

@@ -1,5 +1,8 @@
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "jgrid/util/clock.hpp"
@@ -77,4 +80,42 @@ TEST_CASE("util::Clock::cancel of the last pending timer lets wait_idle return",
   CHECK(clock->cancel(far));
   clock->wait_idle();  // would wait an hour for the timer
   CHECK(clock->pending_timers() == 0);
+}
+
+TEST_CASE("util::Clock::wait_callback_done returns once the running callback returned, and rest() tells", "[util]") {
+  auto clock = make_virtual_clock();
+  std::atomic<bool> entered{false}, open{false}, left{false};
+  clock->schedule(clock->now_ms() + 1000, [&] {
+    entered = true;
+    while (!open) std::this_thread::yield();  // runs until the test opens the gate
+    left = true;
+  });
+  while (!entered) std::this_thread::yield();
+  Clock::Rest busy = clock->rest();
+  CHECK(busy.callback_running);
+  CHECK(busy.held == 0);  // the callback's own turn is not a hold
+  CHECK(busy.callbacks_run == 0);
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    open = true;
+  });
+  clock->wait_callback_done();
+  CHECK(left);
+  opener.join();
+  clock->wait_idle();
+  Clock::Rest rest = clock->rest();
+  CHECK_FALSE(rest.callback_running);
+  CHECK(rest.pending == 0);
+  CHECK(rest.callbacks_run == 1);
+}
+
+TEST_CASE("util::Clock::wait_callback_done on the timer thread itself returns at once", "[util]") {
+  auto clock = make_virtual_clock();
+  bool returned = false;
+  clock->schedule(clock->now_ms(), [&] {
+    clock->wait_callback_done();  // would wait for itself
+    returned = true;
+  });
+  clock->wait_idle();
+  CHECK(returned);
 }
