@@ -105,6 +105,7 @@ int simulate(const SimulateOptions& o) {
   ScratchDir scratch;
   auto store = store::Store::open(store::StoreOptions{":memory:", false});
   if (!store) return simulate_failed(k_exit_runtime, store.error().message);
+  util::seed_ids(fleet->seed);  // the same ids every run: --events is byte-identical
   auto clock = util::make_virtual_clock();
   std::int64_t start_ms = clock->now_ms();
   engine::EngineOptions options;

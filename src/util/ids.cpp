@@ -15,17 +15,31 @@ void append_base32(std::string& out, std::uint64_t value, int chars) {
   for (int i = chars - 1; i >= 0; --i) out.push_back(k_base32[(value >> (i * 5)) & 31]);
 }
 
+std::mutex& id_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::uint64_t& id_salt() {
+  static std::uint64_t salt = std::random_device{}();
+  return salt;
+}
+
 }  // namespace
+
+void seed_ids(std::uint64_t salt) {
+  std::lock_guard lock(id_mutex());
+  id_salt() = salt;
+}
 
 std::string new_id(std::string_view prefix, std::int64_t now_ms) {
   // A 48-bit time plus a counter that never goes backwards keeps ids made in
   // one process strictly increasing even within one millisecond.
-  static std::mutex mutex;
   static std::uint64_t last_time = 0, counter = 0;
-  static std::uint64_t salt = std::random_device{}();
-  std::uint64_t time_part, count_part;
+  std::uint64_t time_part, count_part, salt;
   {
-    std::lock_guard lock(mutex);
+    std::lock_guard lock(id_mutex());
+    salt = id_salt();
     auto now = static_cast<std::uint64_t>(now_ms);
     if (now > last_time) {
       last_time = now;
