@@ -54,7 +54,7 @@ Error invalid_metric(const std::string& metric, const std::string& expected) {
 }
 
 const char* k_forms =
-    "jobs, retries, cost_usd, simulated_seconds, refused_at_submit, by_status.<status>, failure_codes.<code>, "
+    "one of jobs, retries, cost_usd, simulated_seconds, refused_at_submit, by_status.<status>, failure_codes.<code>, "
     "queue_wait_s.<vendor model>.{p50,p95,p99,jobs} or gpu_utilisation.<pool>.{utilisation,busy_gpu_hours,gpus}";
 
 Status check_keyed(const std::string& metric, const Parts& parts, const exec::Fleet& fleet) {

@@ -208,7 +208,8 @@ function drawSweep() {
     groups.get(key).push(Object.assign({ index: i }, p));
   });
   const values = data.points.map((p) => p.metric).filter((v) => v !== null);
-  const xmin = numeric ? Math.min(...xs) : 0, xmax = numeric ? Math.max(...xs) : Math.max(xs.length - 1, 1);
+  const lo = numeric ? Math.min(...xs) : 0, hi = numeric ? Math.max(...xs) : Math.max(xs.length - 1, 1);
+  const pad = (hi - lo || 1) * 0.05, xmin = lo - pad, xmax = hi + pad;  // room for the end points' labels
   const chart = frame(document.getElementById("sweep-chart"), { width: 1100, height: 280, xmin, xmax,
     ymax: niceMax(Math.max(1e-9, ...values)), xlabel: first, xticks: xs.map((v) => ({ v: xv(v), label: String(v) })) });
   [...groups.entries()].forEach(([key, points], g) => {

@@ -10,7 +10,7 @@ using Json = nlohmann::json;
 
 namespace {
 
-exec::Fleet mixed_cloud() {
+exec::Fleet mixed_cloud_fleet() {
   auto fleet = exec::load_fleet_files({std::string(JGRID_SOURCE_DIR) + "/examples/fleets/mixed-cloud.yaml"});
   REQUIRE(fleet.ok());
   return fleet.value();
@@ -19,12 +19,12 @@ exec::Fleet mixed_cloud() {
 }  // namespace
 
 TEST_CASE("sim_metric::default_metric is the p95 wait of the GPU with the most VRAM", "[cli][metric]") {
-  CHECK(default_metric(mixed_cloud()) == "queue_wait_s.AMD MI300X.p95");
+  CHECK(default_metric(mixed_cloud_fleet()) == "queue_wait_s.AMD MI300X.p95");
   CHECK(default_metric(exec::Fleet{}) == "cost_usd");
 }
 
 TEST_CASE("sim_metric::check_metric accepts summary numbers of this fleet", "[cli][metric]") {
-  exec::Fleet fleet = mixed_cloud();
+  exec::Fleet fleet = mixed_cloud_fleet();
   for (const char* metric : {"cost_usd", "retries", "jobs", "simulated_seconds", "by_status.completed",
                              "failure_codes.NODE_LOST", "queue_wait_s.NVIDIA H100.p99",
                              "gpu_utilisation.w7900-west.utilisation"})
@@ -32,7 +32,7 @@ TEST_CASE("sim_metric::check_metric accepts summary numbers of this fleet", "[cl
 }
 
 TEST_CASE("sim_metric::check_metric names what was expected", "[cli][metric]") {
-  exec::Fleet fleet = mixed_cloud();
+  exec::Fleet fleet = mixed_cloud_fleet();
   auto message = [&](const std::string& metric) {
     auto checked = check_metric(metric, fleet);
     REQUIRE_FALSE(checked.ok());

@@ -20,7 +20,7 @@ exec::Fleet two_pools() {
   return fleet;
 }
 
-model::Event event(const std::string& job, const std::string& type, std::int64_t at_ms, Json data = Json::object()) {
+model::Event series_event(const std::string& job, const std::string& type, std::int64_t at_ms, Json data = Json::object()) {
   model::Event e;
   e.job_id = job;
   e.type = type;
@@ -29,7 +29,7 @@ model::Event event(const std::string& job, const std::string& type, std::int64_t
   return e;
 }
 
-Json assigned(const char* node, int gpus) { return Json{{"node_id", node}, {"gpu_indices", std::vector<int>(gpus, 0)}}; }
+Json assigned_to(const char* node, int gpus) { return Json{{"node_id", node}, {"gpu_indices", std::vector<int>(gpus, 0)}}; }
 
 }  // namespace
 
@@ -37,16 +37,16 @@ TEST_CASE("sim_series samples queued jobs and running GPUs per pool at fixed tim
   exec::Fleet fleet = two_pools();
   SimSeries series(fleet, 100, 1000);
   series.begin(10'000);
-  series.add_event(event("a", "job.submitted", 10'000));
-  series.add_event(event("b", "job.submitted", 10'500));
-  series.add_event(event("a", "job.assigned", 11'500, assigned("node_big-1", 4)));
-  series.add_event(event("a", "job.running", 12'000));
-  series.add_event(event("", "node.offline", 12'200));  // a node event changes nothing
-  series.add_event(event("a", "job.retrying", 13'000));
-  series.add_event(event("a", "job.assigned", 13'000, assigned("node_small-1", 2)));
-  series.add_event(event("a", "job.running", 13'500));
-  series.add_event(event("b", "job.cancelled", 14'000));
-  series.add_event(event("a", "job.completed", 15'000));
+  series.add_event(series_event("a", "job.submitted", 10'000));
+  series.add_event(series_event("b", "job.submitted", 10'500));
+  series.add_event(series_event("a", "job.assigned", 11'500, assigned_to("node_big-1", 4)));
+  series.add_event(series_event("a", "job.running", 12'000));
+  series.add_event(series_event("", "node.offline", 12'200));  // a node event changes nothing
+  series.add_event(series_event("a", "job.retrying", 13'000));
+  series.add_event(series_event("a", "job.assigned", 13'000, assigned_to("node_small-1", 2)));
+  series.add_event(series_event("a", "job.running", 13'500));
+  series.add_event(series_event("b", "job.cancelled", 14'000));
+  series.add_event(series_event("a", "job.completed", 15'000));
   series.end(15'200);
   Json s = series.to_json();
   CHECK(s["t_s"] == Json{0, 1, 2, 3, 4, 5, 5.2});
@@ -61,8 +61,8 @@ TEST_CASE("sim_series keeps at most max_samples by doubling the interval", "[cli
   exec::Fleet fleet = two_pools();
   SimSeries series(fleet, 10, 1000);
   series.begin(0);
-  series.add_event(event("a", "job.submitted", 0));
-  series.add_event(event("a", "job.completed", 1'000'000));
+  series.add_event(series_event("a", "job.submitted", 0));
+  series.add_event(series_event("a", "job.completed", 1'000'000));
   series.end(1'000'000);
   Json s = series.to_json();
   CHECK(series.samples() <= 11);

@@ -15,7 +15,7 @@ std::string sweep_error(const std::string& text) {
   return axis.error().message;
 }
 
-exec::FleetDocument mixed_cloud() {
+exec::FleetDocument mixed_cloud_document() {
   auto document = exec::read_fleet_document({std::string(JGRID_SOURCE_DIR) + "/examples/fleets/mixed-cloud.yaml"});
   REQUIRE(document.ok());
   return document.value();
@@ -65,7 +65,7 @@ TEST_CASE("sim_sweep::point_json types numbers and keeps text", "[cli][sweep]") 
 }
 
 TEST_CASE("sim_sweep::apply_point edits a copy and names the failing setting", "[cli][sweep]") {
-  exec::FleetDocument document = mixed_cloud();
+  exec::FleetDocument document = mixed_cloud_document();
   auto applied = apply_point(document, {{"pools.mi300x-east.count", "8"}});
   REQUIRE(applied.ok());
   CHECK(applied->sources[0].doc["pools"][0]["count"] == 8);
