@@ -26,7 +26,7 @@ double round3(double value) { return std::round(value * 1000.0) / 1000.0; }
 
 }  // namespace
 
-SimSummary::SimSummary(const exec::Fleet& fleet, std::int64_t start_ms) : m_fleet(fleet), m_start_ms(start_ms) {
+SimSummary::SimSummary(const exec::Fleet& fleet) : m_fleet(fleet) {
   for (const auto& node : fleet.nodes) m_nodes[node.id] = &node;
 }
 
@@ -46,6 +46,7 @@ void SimSummary::add_event(const model::Event& event) {
     }
   }
   if (type == "job.running") run.running_ms = event.created_ms;
+  if (type == "job.retrying") ++m_retries;
   if (ends_run(type)) end_run(run, event.created_ms);
 }
 
@@ -65,8 +66,8 @@ void SimSummary::add_job(const model::Job& job) {
   m_cost += job.actual_cost_usd.value_or(0);
 }
 
-Json SimSummary::to_json(std::int64_t end_ms) const {
-  double span_ms = static_cast<double>(std::max<std::int64_t>(end_ms - m_start_ms, 0));
+Json SimSummary::to_json() const {
+  double span_ms = static_cast<double>(std::max<std::int64_t>(m_end_ms - m_start_ms, 0));
   Json waits = Json::object();
   for (auto [label, values] : m_waits) {
     std::sort(values.begin(), values.end());
@@ -89,6 +90,7 @@ Json SimSummary::to_json(std::int64_t end_ms) const {
   return Json{{"jobs", m_jobs},
               {"by_status", m_statuses},
               {"failure_codes", m_failures},
+              {"retries", m_retries},
               {"queue_wait_s", waits},
               {"gpu_utilisation", pools},
               {"cost_usd", std::round(m_cost * 100.0) / 100.0},
@@ -108,6 +110,7 @@ std::string summary_text(const Json& s) {
     for (const auto& [code, count] : s["failure_codes"].items()) out << " " << code << "=" << count.get<long long>();
     out << "\n";
   }
+  out << "retries     " << s.value("retries", 0LL) << "\n";
   out << "queue wait  (seconds, per GPU)\n";
   for (const auto& [label, w] : s["queue_wait_s"].items())
     out << "  " << std::left << std::setw(28) << label << std::right << " jobs " << std::setw(7)

@@ -11,18 +11,25 @@
 #include "jgrid/exec/fleet.hpp"
 #include "jgrid/model/event.hpp"
 #include "jgrid/model/job.hpp"
+#include "sim_run.hpp"
 
 namespace jgrid::cli {
 
-// Accumulates events in seq order, then the final jobs.
-class SimSummary {
+// Accumulates events in seq order, then the final jobs. The fleet must
+// outlive the summary.
+class SimSummary : public SimObserver {
  public:
-  SimSummary(const exec::Fleet& fleet, std::int64_t start_ms);
-  void add_event(const model::Event& event);
-  void add_job(const model::Job& job);
-  // {jobs, by_status, failure_codes, queue_wait_s{"AMD MI300X": {jobs, p50, p95, p99}},
+  explicit SimSummary(const exec::Fleet& fleet);
+  void begin(std::int64_t start_ms) override { m_start_ms = start_ms; }
+  void add_event(const model::Event& event) override;
+  void add_job(const model::Job& job) override;
+  void end(std::int64_t end_ms) override { m_end_ms = end_ms; }
+  // {jobs, by_status, failure_codes, retries, queue_wait_s{"AMD MI300X": {jobs, p50, p95, p99}},
   //  gpu_utilisation{pool: {gpus, busy_gpu_hours, utilisation}}, cost_usd, simulated_seconds}
-  nlohmann::json to_json(std::int64_t end_ms) const;
+  // `retries` counts job.retrying events (runs cut short and requeued).
+  nlohmann::json to_json() const;
+  // The queue waits in seconds by "AMD MI300X", in event order.
+  const std::map<std::string, std::vector<double>>& waits() const { return m_waits; }
 
  private:
   struct Run {
@@ -33,13 +40,13 @@ class SimSummary {
   void end_run(Run& run, std::int64_t at_ms);
 
   const exec::Fleet& m_fleet;
-  std::int64_t m_start_ms;
+  std::int64_t m_start_ms = 0, m_end_ms = 0;
   std::map<std::string, const model::Node*> m_nodes;     // by id
   std::map<std::string, Run> m_runs;                     // by job id
   std::map<std::string, std::vector<double>> m_waits;    // by "AMD MI300X"
   std::map<std::string, double> m_busy_gpu_ms;           // by pool
   std::map<std::string, long long> m_statuses, m_failures;
-  long long m_jobs = 0;
+  long long m_jobs = 0, m_retries = 0;
   double m_cost = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "jgrid/exec/fleet.hpp"
+#include "jgrid/exec/fleet_document.hpp"
 
 namespace jgrid::exec {
 namespace {
@@ -73,8 +74,10 @@ constexpr const char* k_default_fleet = R"json({
 
 }  // namespace
 
+nlohmann::json default_fleet_document() { return nlohmann::json::parse(k_default_fleet); }
+
 Fleet default_fleet() {
-  auto fleet = parse_fleet(nlohmann::json::parse(k_default_fleet), "built-in fleet");
+  auto fleet = parse_fleet(default_fleet_document(), "built-in fleet");
   if (!fleet.ok()) throw std::logic_error(fleet.error().message);  // a bug in the document above
   return std::move(fleet).value();
 }

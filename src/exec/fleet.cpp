@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "exec/fleet_yaml.hpp"
+#include "jgrid/exec/fleet_document.hpp"
 #include "jgrid/util/files.hpp"
 #include "jgrid/util/strings.hpp"
 
@@ -27,9 +28,8 @@ struct Group {
   long long gpus = 0;
 };
 
-// `files` (that hold no pools) on top of the built-in fleet.
-Fleet over_builtin(Fleet files) {
-  Fleet builtin = default_fleet();
+// `files` (that hold no pools) on top of `builtin`.
+Fleet over_builtin(Fleet files, Fleet builtin) {
   files.nodes = std::move(builtin.nodes);
   files.faults = std::move(builtin.faults);
   for (auto& image : builtin.images)
@@ -54,63 +54,80 @@ bool PoolFaults::any() const {
          image_pull_failure_rate > 0 || exit_code_rate > 0 || oom_rate > 0 || slow_rate > 0;
 }
 
-Result<Fleet> load_fleet_file(const std::string& path) {
+Result<nlohmann::json> read_fleet_file(const std::string& path) {
   std::string extension = util::to_lower(std::filesystem::path(path).extension().string());
   auto text = util::read_file(path);
   if (!text.ok()) return make_error("INVALID_FLEET", text.error().message, nlohmann::json{{"file", path}});
-  if (extension == ".yaml" || extension == ".yml") {
-    auto doc = yaml_to_json(text.value(), path);
-    if (!doc.ok()) return doc.error();
-    return parse_fleet(doc.value(), path);
-  }
+  if (extension == ".yaml" || extension == ".yml") return yaml_to_json(text.value(), path);
   try {
-    return parse_fleet(nlohmann::json::parse(text.value()), path);
+    return nlohmann::json::parse(text.value());
   } catch (const nlohmann::json::parse_error& error) {
     return invalid_fleet(path, "not valid JSON: " + parse_problem(error));
   }
 }
 
+Result<Fleet> load_fleet_file(const std::string& path) {
+  auto doc = read_fleet_file(path);
+  if (!doc.ok()) return doc.error();
+  return parse_fleet(doc.value(), path);
+}
+
 Result<Fleet> load_fleet_files(const std::vector<std::string>& paths) {
-  if (paths.size() == 1) {
-    auto fleet = load_fleet_file(paths[0]);
-    if (fleet.ok() && fleet->images_only) return over_builtin(std::move(fleet.value()));
-    return fleet;
-  }
+  auto document = read_fleet_document(paths);
+  if (!document.ok()) return document.error();
+  return build_fleet(document.value());
+}
+
+static Result<Fleet> merge_fleets(std::vector<std::pair<std::string, Fleet>> fleets) {
+  if (fleets.size() == 1) return std::move(fleets[0].second);
   Fleet merged;
   merged.images_only = true;
   std::map<std::string, std::string> pool_files, image_files;  // name -> file that gave it
-  for (std::size_t f = 0; f < paths.size(); ++f) {
-    auto fleet = load_fleet_file(paths[f]);
-    if (!fleet.ok()) return fleet.error();
+  for (std::size_t f = 0; f < fleets.size(); ++f) {
+    auto& [path, fleet] = fleets[f];
     if (f == 0) {
-      merged.seed = fleet->seed;
-      merged.clock_mode = fleet->clock_mode;
-      merged.clock_scale = fleet->clock_scale;
-      merged.unknown_stack_any_vendor = fleet->unknown_stack_any_vendor;
+      merged.seed = fleet.seed;
+      merged.clock_mode = fleet.clock_mode;
+      merged.clock_scale = fleet.clock_scale;
+      merged.unknown_stack_any_vendor = fleet.unknown_stack_any_vendor;
     }
-    if (!merged.slurm) merged.slurm = fleet->slurm;
-    for (std::size_t i = 0; i < fleet->images.size(); ++i) {
-      auto [it, fresh] = image_files.emplace(fleet->images[i].ref, paths[f]);
+    if (!merged.slurm) merged.slurm = fleet.slurm;
+    for (std::size_t i = 0; i < fleet.images.size(); ++i) {
+      auto [it, fresh] = image_files.emplace(fleet.images[i].ref, path);
       if (!fresh)
-        return invalid_fleet(paths[f], "images[" + std::to_string(i) + "].ref: expected a unique image reference (" +
-                                           it->second + " has it already)");
-      merged.images.push_back(std::move(fleet->images[i]));
+        return invalid_fleet(path, "images[" + std::to_string(i) + "].ref: expected a unique image reference (" +
+                                       it->second + " has it already)");
+      merged.images.push_back(std::move(fleet.images[i]));
     }
     std::string last_pool;
-    for (auto& node : fleet->nodes) {
+    for (auto& node : fleet.nodes) {
       if (node.pool != last_pool) {
-        auto [it, fresh] = pool_files.emplace(node.pool, paths[f]);
+        auto [it, fresh] = pool_files.emplace(node.pool, path);
         if (!fresh)
-          return invalid_fleet(paths[f], "pool " + node.pool + ": expected a unique pool name (" + it->second +
-                                             " has it already)");
+          return invalid_fleet(path, "pool " + node.pool + ": expected a unique pool name (" + it->second +
+                                         " has it already)");
         last_pool = node.pool;
       }
       merged.nodes.push_back(std::move(node));
     }
-    merged.faults.insert(fleet->faults.begin(), fleet->faults.end());
-    merged.images_only = merged.images_only && fleet->images_only;
+    merged.faults.insert(fleet.faults.begin(), fleet.faults.end());
+    merged.images_only = merged.images_only && fleet.images_only;
   }
-  if (merged.images_only) return over_builtin(std::move(merged));
+  return merged;
+}
+
+Result<Fleet> build_fleet(const FleetDocument& document) {
+  std::vector<std::pair<std::string, Fleet>> files;
+  std::optional<Fleet> builtin;
+  for (const auto& source : document.sources) {
+    auto fleet = parse_fleet(source.doc, source.name);
+    if (!fleet.ok()) return fleet.error();
+    if (source.builtin) builtin = std::move(fleet.value());
+    else files.emplace_back(source.name, std::move(fleet.value()));
+  }
+  if (files.empty()) return builtin ? std::move(*builtin) : Fleet{};
+  auto merged = merge_fleets(std::move(files));
+  if (merged.ok() && merged->images_only && builtin) return over_builtin(std::move(merged.value()), std::move(*builtin));
   return merged;
 }
 

@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, freePort, launch, newPage, expectNoErrors, check, shot, apiCall, runCases } from "./lib.mjs";
 import { logFloodCase } from "./flood.mjs";
+import { simReportCase } from "./sim_report.mjs";
 
 const [bin, out, chromiumPath] = process.argv.slice(2);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -265,6 +266,7 @@ try {
     ["keeps up with 100 lines/s for 30 s with bounded DOM lines", () => logFloodCase(ctx)],
     ["screenshots every view (light, dark, narrow)", screenshotTour],
     ["works under --base-path /grid and behind --public-url", worksUnderBasePathAndPublicUrl],
+    ["simulate --report: no console errors, chart numbers equal --json", () => simReportCase({ bin, repo, out, browser })],
   ]);
 } finally {
   await browser.close();
