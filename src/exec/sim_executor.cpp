@@ -52,7 +52,8 @@ std::string format_mb(double mb) {
 // does nothing.
 class SimExecutor final : public Executor, public std::enable_shared_from_this<SimExecutor> {
  public:
-  SimExecutor(std::shared_ptr<util::Clock> clock, Fleet fleet) : m_clock(std::move(clock)), m_fleet(std::move(fleet)) {}
+  SimExecutor(std::shared_ptr<util::Clock> clock, Fleet fleet, SimOutput output)
+      : m_clock(std::move(clock)), m_fleet(std::move(fleet)), m_output(output) {}
   ~SimExecutor() override { shutdown(); }
 
   std::string kind() const override { return "sim"; }
@@ -83,9 +84,11 @@ class SimExecutor final : public Executor, public std::enable_shared_from_this<S
   std::optional<Next> output(Run& run, std::int64_t at);
   std::optional<Next> finish(Run& run, std::int64_t at);
   std::optional<Next> interrupt(Run& run, std::int64_t at);
+  void print_at_end(Run& run);
 
   std::shared_ptr<util::Clock> m_clock;
   const Fleet m_fleet;
+  const SimOutput m_output;
   FaultBook m_faults;
   mutable std::mutex m_mutex;
   std::condition_variable m_idle;  // a stage handler returned
@@ -203,7 +206,7 @@ RunPlan SimExecutor::plan(const RunRequest& request, SimBehaviour behaviour, std
   if (faults.exit_code) behaviour.exit_code = *faults.exit_code;
   if (!faults.failure.empty()) behaviour.failure = faults.failure;
   behaviour.slow_factor *= faults.slow_factor;
-  RunPlan plan = plan_run(request, behaviour, seed);
+  RunPlan plan = plan_run(request, behaviour, seed, m_output);
   if (faults.pull_fails && !plan.fail_start) {
     plan.pull_fails = true;
     plan.artifacts.clear();  // nothing ran
@@ -287,6 +290,7 @@ std::optional<Next> SimExecutor::running(Run& run, std::int64_t at) {
   run.sink->step(run.request.job.id, Phase::workload_execution, "job.running", "Workload running on " + node.name,
                  Json{{"node_id", node.id}, {"node", node.name}});
   if (run.plan.interrupt_ms) push(run.request.job.id, run.id, {at + *run.plan.interrupt_ms, Stage::interrupt});
+  if (m_output == SimOutput::at_end) return Next{at + run.plan.run_ms, Stage::finish};
   return Next{at, Stage::output};
 }
 
@@ -306,6 +310,8 @@ std::optional<Next> SimExecutor::finish(Run& run, std::int64_t) {
     if (is_current(job_id, run.id)) m_runs.erase(job_id);
   }
   RunOutcome outcome = run.plan.outcome;
+  bool ran = run.running_at_ms > 0;  // not a failed pull or start
+  if (m_output == SimOutput::at_end && ran && !outcome.failure_code.empty()) print_at_end(run);
   Status written = write_artifacts(run.request.workspace_dir / "artifacts", run.plan.artifacts);
   if (!written.ok()) {
     run.sink->output(job_id, "stderr", "cannot write artifacts: " + written.error().message);
@@ -313,6 +319,14 @@ std::optional<Next> SimExecutor::finish(Run& run, std::int64_t) {
   }
   run.sink->finished(job_id, outcome);
   return std::nullopt;
+}
+
+// SimOutput::at_end: the lines of a failed run, at once, for its diagnosis.
+void SimExecutor::print_at_end(Run& run) {
+  std::vector<LogLine> lines;
+  lines.reserve(run.plan.lines.size());
+  for (const auto& line : run.plan.lines) lines.push_back({line.stream, line.text});
+  run.sink->output_lines(run.request.job.id, lines);
 }
 
 // The node cut the run short. A lost node takes every run on it down.
@@ -340,8 +354,8 @@ std::optional<Next> SimExecutor::interrupt(Run& run, std::int64_t) {
 
 }  // namespace
 
-std::shared_ptr<Executor> make_sim_executor(std::shared_ptr<util::Clock> clock, const Fleet& fleet) {
-  return std::make_shared<SimExecutor>(std::move(clock), fleet);
+std::shared_ptr<Executor> make_sim_executor(std::shared_ptr<util::Clock> clock, const Fleet& fleet, SimOutput output) {
+  return std::make_shared<SimExecutor>(std::move(clock), fleet, output);
 }
 
 }  // namespace jgrid::exec

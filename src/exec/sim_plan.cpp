@@ -145,9 +145,11 @@ std::string failure_line(const RunRequest& request, const RunOutcome& outcome) {
   return "error: simulated failure, exiting with code " + std::to_string(outcome.exit_code.value_or(1));
 }
 
-void add_output(RunPlan& plan, const RunRequest& request, const SimBehaviour& behaviour, std::int64_t natural_ms) {
+void add_output(RunPlan& plan, const RunRequest& request, const SimBehaviour& behaviour, std::int64_t natural_ms,
+                SimOutput output) {
   std::int64_t every_ms = std::max<std::int64_t>(1, to_ms(behaviour.stdout_every_s));
-  spread(plan.lines, behaviour.stdout_lines.value_or(default_stdout(request)), "stdout", natural_ms, every_ms);
+  if (behaviour.stdout_lines || output == SimOutput::live)
+    spread(plan.lines, behaviour.stdout_lines.value_or(default_stdout(request)), "stdout", natural_ms, every_ms);
   spread(plan.lines, behaviour.stderr_lines.value_or(std::vector<std::string>{}), "stderr", natural_ms, every_ms);
   if (plan.run_ms < natural_ms)
     std::erase_if(plan.lines, [&](const OutputLine& line) { return line.offset_ms >= plan.run_ms; });
@@ -200,7 +202,7 @@ void add_artifacts(RunPlan& plan, const RunRequest& request, const SimBehaviour&
 
 }  // namespace
 
-RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::uint64_t seed) {
+RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::uint64_t seed, SimOutput output) {
   Random random(seed);
   RunPlan plan;
   const model::NodeStartup& startup = request.node.startup;
@@ -218,7 +220,7 @@ RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::
   plan.run_ms = end.at_ms;
   plan.outcome = outcome_for(end, behaviour.exit_code);
   if (failure && end.how == Ending::exited) plan.outcome = failure_outcome(*failure);
-  add_output(plan, request, behaviour, natural_ms);
+  add_output(plan, request, behaviour, natural_ms, output);
   if (failure && end.how == Ending::exited) add_failure_lines(plan, *failure);
   add_artifacts(plan, request, behaviour);
   return plan;

@@ -10,6 +10,7 @@
 
 #include "exec/sim_behaviour.hpp"
 #include "jgrid/exec/executor.hpp"
+#include "jgrid/exec/sim_executor.hpp"
 
 namespace jgrid::exec {
 
@@ -35,7 +36,9 @@ struct RunPlan {
 // The plan of `request` on its node. Randomness (provisioning time, default
 // duration jitter) comes from `seed` only; the executor derives it from the
 // fleet seed and the run's ordinal, so the same runs in the same order draw
-// the same numbers.
-RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::uint64_t seed);
+// the same numbers. With SimOutput::at_end the default progress lines are
+// not made (nothing else changes).
+RunPlan plan_run(const RunRequest& request, const SimBehaviour& behaviour, std::uint64_t seed,
+                 SimOutput output = SimOutput::live);
 
 }  // namespace jgrid::exec

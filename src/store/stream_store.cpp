@@ -1,0 +1,130 @@
+#include "jgrid/store/stream_store.hpp"
+
+#include <pthread.h>
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace jgrid::store {
+namespace {
+
+constexpr std::size_t k_max_queued = 1024;
+
+class StreamStore final : public Store {
+ public:
+  explicit StreamStore(std::function<void(const WriteBatch&)> observer) : m_observer(std::move(observer)) {
+    m_thread = std::thread([this] { run(); });
+  }
+  ~StreamStore() override {
+    {
+      std::lock_guard lock(m_mutex);
+      m_stopping = true;
+    }
+    m_changed.notify_all();
+    m_thread.join();
+  }
+
+  Status commit(WriteBatch batch) override {
+    commit_async(std::move(batch));
+    flush();
+    return Ok{};
+  }
+  void commit_async(WriteBatch batch) override {
+    if (batch.empty()) return;
+    std::unique_lock lock(m_mutex);
+    m_changed.wait(lock, [&] { return m_queue.size() < k_max_queued; });
+    m_queue.push_back(std::move(batch));
+    ++m_queued;
+    m_changed.notify_all();
+  }
+  void flush() override {
+    std::unique_lock lock(m_mutex);
+    std::uint64_t target = m_queued;
+    m_changed.wait(lock, [&] { return m_done >= target; });
+  }
+  const util::Notifier& committed() const override { return m_committed; }
+
+  std::optional<model::Job> get_job(const std::string&) const override { return std::nullopt; }
+  JobPage list_jobs(const JobQuery&) const override { return {}; }
+  std::vector<model::Job> live_jobs() const override { return {}; }
+  std::optional<model::Job> find_by_idempotency_key(const std::string&, const std::string&) const override {
+    return std::nullopt;
+  }
+  std::vector<model::Event> list_events(const EventQuery&) const override { return {}; }
+  std::vector<model::LogEntry> list_logs(const LogQuery&) const override { return {}; }
+  std::int64_t max_log_sequence(const std::string&) const override { return 0; }
+  std::int64_t max_event_sequence(const std::string&) const override { return 0; }
+  std::vector<model::Artifact> list_artifacts(const std::string&) const override { return {}; }
+  std::optional<model::Artifact> get_artifact(const std::string&) const override { return std::nullopt; }
+  std::optional<model::JobInput> get_input(const std::string&) const override { return std::nullopt; }
+  std::vector<model::JobInput> list_inputs(const InputQuery&) const override { return {}; }
+  std::vector<model::Delivery> pending_deliveries(int) const override { return {}; }
+  std::vector<model::Delivery> list_deliveries(const std::string&) const override { return {}; }
+  std::optional<std::string> get_setting(const std::string&) const override { return std::nullopt; }
+  Counters counters() const override {
+    std::lock_guard lock(m_mutex);
+    return Counters{m_max_event_seq};
+  }
+  std::int64_t count_jobs() const override { return 0; }
+  std::map<std::string, std::int64_t> count_jobs_by_status() const override { return {}; }
+  double spent_usd(const std::string& workspace) const override {
+    std::lock_guard lock(m_mutex);
+    auto it = m_spent.find(workspace);
+    return it == m_spent.end() ? 0 : it->second;
+  }
+  Status ping() const override { return Ok{}; }
+  Result<DeletedRows> delete_all_jobs() override {
+    flush();
+    return DeletedRows{};
+  }
+  Result<std::vector<std::string>> delete_expired_inputs(std::int64_t) override { return std::vector<std::string>{}; }
+
+ private:
+  void run() {
+    pthread_setname_np(pthread_self(), "stream store");
+    std::unique_lock lock(m_mutex);
+    while (true) {
+      m_changed.wait(lock, [&] { return !m_queue.empty() || m_stopping; });
+      if (m_queue.empty()) return;
+      WriteBatch batch = std::move(m_queue.front());
+      m_queue.pop_front();
+      m_changed.notify_all();  // room in the queue
+      lock.unlock();
+      m_observer(batch);
+      lock.lock();
+      account(batch);
+      ++m_done;
+      m_changed.notify_all();
+      m_committed.notify();
+    }
+  }
+
+  // An ended job is written once with its final cost (the engine forgets it then).
+  void account(const WriteBatch& batch) {
+    for (const auto& event : batch.events) m_max_event_seq = std::max(m_max_event_seq, event.seq);
+    for (const auto& job : batch.jobs)
+      if (model::is_terminal(job.status)) m_spent[job.workspace] += job.actual_cost_usd.value_or(0);
+  }
+
+  std::function<void(const WriteBatch&)> m_observer;
+  mutable std::mutex m_mutex;
+  std::condition_variable m_changed;
+  std::deque<WriteBatch> m_queue;
+  std::uint64_t m_queued = 0, m_done = 0;
+  std::int64_t m_max_event_seq = 0;
+  std::map<std::string, double> m_spent;
+  bool m_stopping = false;
+  util::Notifier m_committed;
+  std::thread m_thread;
+};
+
+}  // namespace
+
+std::unique_ptr<Store> make_stream_store(std::function<void(const WriteBatch&)> observer) {
+  return std::make_unique<StreamStore>(std::move(observer));
+}
+
+}  // namespace jgrid::store
