@@ -4,13 +4,13 @@
 
 #include "jgrid/engine/engine.hpp"
 #include "jgrid/exec/sim_executor.hpp"
+#include "jgrid/store/stream_store.hpp"
 #include "jgrid/util/ids.hpp"
 
 namespace jgrid::cli {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr int k_event_page = 5000;
 
 // A scratch data dir for workspaces and artifacts, removed at the end; in
 // shared memory when there is some (a workspace per job is created and
@@ -29,75 +29,88 @@ struct ScratchDir {
   }
 };
 
-// Submissions (and cancels, and fault rules) as timers of the virtual clock,
-// so they take their turn with the runs in clock order.
-void schedule_trace(util::Clock& clock, engine::Engine& engine, const std::vector<TraceEntry>& trace,
-                    std::vector<std::string>& ids, long long& refused) {
-  std::int64_t start = clock.now_ms();
-  ids.resize(trace.size());
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const TraceEntry& entry = trace[i];
-    clock.schedule(start + static_cast<std::int64_t>(entry.at_s * 1000.0), [&, i] {
-      if (trace[i].fault) {
-        if (auto* book = engine.faults()) book->add(*trace[i].fault);
-        return;
-      }
-      auto submitted = engine.submit(engine::SubmitRequest{trace[i].spec});
-      if (!submitted) return void(++refused);
-      ids[i] = submitted->job.id;
-      if (!trace[i].cancel_at_s) return;
-      clock.schedule(start + static_cast<std::int64_t>(*trace[i].cancel_at_s * 1000.0),
-                     [&, i] { (void)engine.cancel(ids[i], "local", "cancelled by the trace"); });
+// Trace lines become timers of the virtual clock one at a time: each line's
+// timer submits it (or adds its fault rule) and schedules the next line, so
+// a trace of a million lines holds one pending timer, not a million.
+// Cancels are timers of their own.
+class TraceFeed {
+ public:
+  TraceFeed(util::Clock& clock, engine::Engine& engine, const Trace& trace)
+      : m_clock(clock), m_engine(engine), m_trace(trace), m_start(clock.now_ms()) {}
+  void start() { schedule(0); }
+  long long refused() const { return m_refused; }
+
+ private:
+  std::int64_t due(double at_s) const { return m_start + static_cast<std::int64_t>(at_s * 1000.0); }
+  void schedule(std::size_t index) {
+    if (index < m_trace.size()) m_clock.schedule(due(m_trace.entries()[index].at_s), [this, index] { feed(index); });
+  }
+  void feed(std::size_t index) {
+    const TraceEntry& entry = m_trace.entries()[index];
+    schedule(index + 1);
+    if (entry.fault) return add_fault(entry);
+    auto spec = m_trace.job(entry);
+    if (!spec) return void(++m_refused);
+    auto submitted = m_engine.submit(engine::SubmitRequest{std::move(*spec)});
+    if (!submitted) return void(++m_refused);
+    if (!entry.cancel_at_s) return;
+    m_clock.schedule(due(*entry.cancel_at_s), [this, id = submitted->job.id] {
+      (void)m_engine.cancel(id, "local", "cancelled by the trace");
     });
   }
-}
-
-// The whole event log in seq order, page by page, to every observer.
-void feed_events(const store::Store& store, const std::vector<SimObserver*>& observers) {
-  store::EventQuery query;
-  query.limit = k_event_page;
-  while (true) {
-    auto page = store.list_events(query);
-    for (const auto& event : page)
-      for (auto* observer : observers) observer->add_event(event);
-    if (static_cast<int>(page.size()) < k_event_page) return;
-    query.after_seq = page.back().seq;
+  void add_fault(const TraceEntry& entry) {
+    auto rule = m_trace.fault(entry);
+    auto* book = m_engine.faults();
+    if (rule && book) book->add(std::move(*rule));
   }
+
+  util::Clock& m_clock;
+  engine::Engine& m_engine;
+  const Trace& m_trace;
+  std::int64_t m_start;
+  long long m_refused = 0;
+};
+
+// Each batch the engine writes, in event seq order, to every observer: its
+// events, and the final documents of the jobs that ended in it.
+void observe(const store::WriteBatch& batch, const std::vector<SimObserver*>& observers) {
+  for (const auto& event : batch.events)
+    for (auto* observer : observers) observer->add_event(event);
+  for (const auto& job : batch.jobs)
+    if (model::is_terminal(job.status))
+      for (auto* observer : observers) observer->add_job(job);
 }
 
 }  // namespace
 
-Result<SimRunResult> run_simulation(const exec::Fleet& fleet, const std::vector<TraceEntry>& trace,
-                                    const SimRunOptions& options, const std::vector<SimObserver*>& observers) {
+// The store keeps nothing and the fake nodes make no output that nobody
+// reads (exec::SimOutput::at_end): memory follows the jobs in flight, not
+// the jobs run.
+Result<SimRunResult> run_simulation(const exec::Fleet& fleet, const Trace& trace, const SimRunOptions& options,
+                                    const std::vector<SimObserver*>& observers) {
   ScratchDir scratch;
   util::seed_ids(fleet.seed);  // the same ids every run: --events is byte-identical
-  auto store = store::Store::open(store::StoreOptions{":memory:", false});
-  if (!store) return store.error();
   auto clock = util::make_virtual_clock();
   SimRunResult result;
   result.start_ms = clock->now_ms();
+  for (auto* observer : observers) observer->begin(result.start_ms);
+  auto store = store::make_stream_store([&observers](const store::WriteBatch& batch) { observe(batch, observers); });
   engine::EngineOptions engine_options;
   engine_options.data_dir = scratch.path;
   engine_options.max_attempts = options.max_attempts;
-  engine_options.durable_submits = false;  // the store is in memory and dies with the run
-  engine::Engine engine(**store, clock, fleet, {{"simulated", exec::make_sim_executor(clock, fleet)}}, engine_options);
+  engine_options.durable_submits = false;  // the store keeps nothing to wait for
+  engine::Engine engine(*store, clock, fleet,
+                        {{"simulated", exec::make_sim_executor(clock, fleet, exec::SimOutput::at_end)}}, engine_options);
   if (auto started = engine.start(); !started) return started.error();
 
-  std::vector<std::string> ids;
-  clock->hold();  // nothing runs until every submission is scheduled
-  schedule_trace(*clock, engine, trace, ids, result.refused_at_submit);
-  clock->release();
+  TraceFeed feed(*clock, engine, trace);
+  feed.start();
   clock->wait_idle();
   result.end_ms = clock->now_ms();
   result.digest = engine.event_digest();
+  result.refused_at_submit = feed.refused();
   engine.stop();
-  (*store)->flush();
-
-  for (auto* observer : observers) observer->begin(result.start_ms);
-  feed_events(**store, observers);
-  for (const auto& id : ids)
-    if (auto job = id.empty() ? std::nullopt : (*store)->get_job(id))
-      for (auto* observer : observers) observer->add_job(*job);
+  store->flush();
   for (auto* observer : observers) observer->end(result.end_ms);
   return result;
 }

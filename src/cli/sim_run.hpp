@@ -1,8 +1,9 @@
 #pragma once
-// One simulated run of a trace on a fleet (virtual clock, in-memory store,
-// no HTTP server), and the observers its results stream to: the summary,
-// the --events file and the report's time series all read the same event
-// log in the same order, from one place.
+// One simulated run of a trace on a fleet (virtual clock, no HTTP server),
+// and the observers its results stream to: the summary, the --events file
+// and the report's time series all read the same event log in the same
+// order, from one place, while the run goes on. The run keeps nothing of a
+// job that has ended (docs/simulation.md §5).
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -16,9 +17,10 @@
 
 namespace jgrid::cli {
 
-// Receives one run's results: begin(), every event in seq order (so in
-// clock order), every submitted job's final document in trace order, end().
-// Called from the calling thread only, after the run has finished.
+// Receives one run's results: begin(), then every event in seq order (so in
+// clock order) and every job's final document as it ends, then end().
+// begin() and end() are called on the calling thread, the rest on the run's
+// store thread, one call at a time.
 class SimObserver {
  public:
   virtual ~SimObserver() = default;
@@ -41,7 +43,7 @@ struct SimRunResult {
 // Runs `trace` on `fleet` until the clock is idle, then feeds `observers`.
 // Error (code of the failing part) when the store or engine cannot start.
 // The fleet must outlive the call; observers may keep references to it.
-Result<SimRunResult> run_simulation(const exec::Fleet& fleet, const std::vector<TraceEntry>& trace,
+Result<SimRunResult> run_simulation(const exec::Fleet& fleet, const Trace& trace,
                                     const SimRunOptions& options, const std::vector<SimObserver*>& observers);
 
 // Writes each event as its API object, one JSON line each, to a file.

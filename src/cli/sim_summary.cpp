@@ -15,6 +15,8 @@ bool ends_run(const std::string& type) {
          type == "job.rejected";
 }
 
+bool ends_job(const std::string& type) { return type != "job.retrying" && ends_run(type); }
+
 // Nearest-rank percentile of sorted values.
 double percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
@@ -48,6 +50,7 @@ void SimSummary::add_event(const model::Event& event) {
   if (type == "job.running") run.running_ms = event.created_ms;
   if (type == "job.retrying") ++m_retries;
   if (ends_run(type)) end_run(run, event.created_ms);
+  if (ends_job(type)) m_runs.erase(event.job_id);  // a finished job leaves only its wait
 }
 
 void SimSummary::end_run(Run& run, std::int64_t at_ms) {

@@ -37,7 +37,7 @@ struct SimulateOptions {
 // What the runs need, all checked.
 struct Plan {
   exec::FleetDocument document;
-  std::vector<TraceEntry> trace;
+  Trace trace;
   std::vector<std::string> paths;  // swept, in --sweep order
   std::vector<SweepPoint> points;  // one empty point without --sweep
   std::string metric;
@@ -97,7 +97,7 @@ Result<Plan> make_plan(const SimulateOptions& o) {
   auto document = exec::read_fleet_document(o.fleet);
   if (!document) return make_error("INVALID_FLEET", "--fleet: " + document.error().message);
   plan.document = std::move(*document);
-  auto trace = load_trace(o.trace);
+  auto trace = Trace::load(o.trace);
   if (!trace) return make_error("INVALID_TRACE", "--trace: " + trace.error().message);
   plan.trace = std::move(*trace);
   auto points = read_sweep(o, plan);
@@ -108,7 +108,7 @@ Result<Plan> make_plan(const SimulateOptions& o) {
   if (auto checked = check_points(plan, o); !checked) return checked.error();
   plan.metric = o.report_metric.empty() ? default_metric(*base) : o.report_metric;
   if (auto checked = check_metric(plan.metric, *base); !checked) return checked.error();
-  return plan;
+  return std::move(plan);
 }
 
 // One run: its --json summary (with the point, when swept).

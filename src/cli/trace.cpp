@@ -1,7 +1,6 @@
 #include "trace.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 namespace jgrid::cli {
 namespace {
@@ -18,52 +17,97 @@ std::optional<double> seconds(const Json& doc, const char* key) {
   return it->get<double>();
 }
 
-Result<TraceEntry> parse_fault(const std::string& path, int number, const Json& doc, TraceEntry entry) {
+Result<exec::FaultRule> decode_fault(const std::string& path, int number, const Json& doc) {
   if (doc.contains("job")) return bad_line(path, number, "expected either \"job\" or \"fault\", not both");
   if (!doc["fault"].is_object()) return bad_line(path, number, "fault: expected a fault rule object");
   auto rule = exec::decode_fault_rule(doc["fault"]);
   if (!rule) return bad_line(path, number, "fault." + rule.error().message);
-  entry.fault = std::move(*rule);
-  return entry;
+  return rule;
 }
 
-Result<TraceEntry> parse_line(const std::string& path, int number, const std::string& text) {
-  Json doc = Json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return bad_line(path, number, "expected a JSON object");
-  TraceEntry entry;
-  entry.line = number;
-  auto at = seconds(doc, "at_s");
-  if (!at) return bad_line(path, number, "at_s: expected a number of seconds >= 0");
-  entry.at_s = *at;
-  if (doc.contains("fault")) return parse_fault(path, number, doc, std::move(entry));
-  if (doc.contains("cancel_at_s")) {
-    entry.cancel_at_s = seconds(doc, "cancel_at_s");
-    if (!entry.cancel_at_s) return bad_line(path, number, "cancel_at_s: expected a number of seconds >= 0");
-  }
+Result<model::JobSpec> decode_job(const std::string& path, int number, const Json& doc) {
   if (!doc.contains("job") || !doc["job"].is_object()) return bad_line(path, number, "job: expected a submit body object");
   auto spec = model::decode_job_spec(doc["job"], model::SpecMode::submit);
   if (!spec) return bad_line(path, number, "job." + spec.error().message);
-  entry.spec = std::move(*spec);
+  return spec;
+}
+
+Result<Json> parse(const std::string& path, int number, const std::string& text) {
+  Json doc = Json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return bad_line(path, number, "expected a JSON object");
+  return doc;
+}
+
+// Checks the whole line (its job or rule is decoded and dropped again).
+Result<TraceEntry> check_line(const std::string& path, int number, const std::string& text) {
+  auto doc = parse(path, number, text);
+  if (!doc) return doc.error();
+  TraceEntry entry;
+  entry.line = number;
+  auto at = seconds(*doc, "at_s");
+  if (!at) return bad_line(path, number, "at_s: expected a number of seconds >= 0");
+  entry.at_s = *at;
+  if (doc->contains("fault")) {
+    entry.fault = true;
+    if (auto rule = decode_fault(path, number, *doc); !rule) return rule.error();
+    return entry;
+  }
+  if (doc->contains("cancel_at_s")) {
+    entry.cancel_at_s = seconds(*doc, "cancel_at_s");
+    if (!entry.cancel_at_s) return bad_line(path, number, "cancel_at_s: expected a number of seconds >= 0");
+  }
+  if (auto spec = decode_job(path, number, *doc); !spec) return spec.error();
   return entry;
 }
 
 }  // namespace
 
-Result<std::vector<TraceEntry>> load_trace(const std::string& path) {
+Result<Trace> Trace::load(const std::string& path) {
   std::ifstream in(path);
   if (!in) return make_error("INVALID_TRACE", path + ": cannot be read");
-  std::vector<TraceEntry> entries;
+  Trace trace;
+  trace.m_path = path;
   std::string text;
-  for (int number = 1; std::getline(in, text); ++number) {
+  for (int number = 1;; ++number) {
+    auto offset = static_cast<std::uint64_t>(in.tellg());
+    if (!std::getline(in, text)) break;
     auto first = text.find_first_not_of(" \t\r");
     if (first == std::string::npos || text[first] == '#') continue;
-    auto entry = parse_line(path, number, text);
+    auto entry = check_line(path, number, text);
     if (!entry) return entry.error();
-    entries.push_back(std::move(*entry));
+    entry->offset = offset;
+    trace.m_entries.push_back(*entry);
   }
-  std::stable_sort(entries.begin(), entries.end(),
+  std::stable_sort(trace.m_entries.begin(), trace.m_entries.end(),
                    [](const TraceEntry& a, const TraceEntry& b) { return a.at_s < b.at_s; });
-  return entries;
+  trace.m_entries.shrink_to_fit();
+  trace.m_file.open(path);
+  if (!trace.m_file) return make_error("INVALID_TRACE", path + ": cannot be read");
+  return std::move(trace);
+}
+
+Result<std::string> Trace::line_at(const TraceEntry& entry) const {
+  m_file.clear();
+  m_file.seekg(static_cast<std::streamoff>(entry.offset));
+  std::string text;
+  if (!std::getline(m_file, text)) return bad_line(m_path, entry.line, "the file changed while it was simulated");
+  return text;
+}
+
+Result<model::JobSpec> Trace::job(const TraceEntry& entry) const {
+  auto text = line_at(entry);
+  if (!text) return text.error();
+  auto doc = parse(m_path, entry.line, *text);
+  if (!doc) return doc.error();
+  return decode_job(m_path, entry.line, *doc);
+}
+
+Result<exec::FaultRule> Trace::fault(const TraceEntry& entry) const {
+  auto text = line_at(entry);
+  if (!text) return text.error();
+  auto doc = parse(m_path, entry.line, *text);
+  if (!doc || !doc->contains("fault")) return bad_line(m_path, entry.line, "the file changed while it was simulated");
+  return decode_fault(m_path, entry.line, *doc);
 }
 
 }  // namespace jgrid::cli
