@@ -116,3 +116,22 @@ TEST_CASE("sim_plan::plan_run writes expected artifacts only on success", "[exec
   RunPlan failed = plan_for(request, Json{{"exit_code", 1}, {"artifacts", {{"partial.txt", "p"}}}});
   CHECK(failed.artifacts == std::map<std::string, std::string>{{"partial.txt", "p"}});
 }
+
+TEST_CASE("exec::plan_run with SimOutput::at_end makes no default progress lines and changes nothing else", "[exec]") {
+  auto request = request_of(model::WorkloadType::training, Json{{"duration_s", 600}});
+  auto behaviour = resolve_behaviour(Json{{"duration_s", 600}}, nullptr);
+  REQUIRE(behaviour.ok());
+  RunPlan live = plan_run(request, behaviour.value(), 7, SimOutput::live);
+  RunPlan quiet = plan_run(request, behaviour.value(), 7, SimOutput::at_end);
+  CHECK(live.lines.size() > 100);  // a line a second
+  CHECK(quiet.lines.empty());
+  CHECK(quiet.run_ms == live.run_ms);
+  CHECK(quiet.provision_ms == live.provision_ms);
+  CHECK(quiet.outcome.exit_code == live.outcome.exit_code);
+
+  auto named = resolve_behaviour(Json{{"duration_s", 600}, {"stdout", {"hello"}}, {"exit_code", 3}}, nullptr);
+  REQUIRE(named.ok());
+  RunPlan failing = plan_run(request, named.value(), 7, SimOutput::at_end);
+  CHECK(texts(failing, "stdout") == std::vector<std::string>{"hello"});  // lines the job names stay
+  CHECK_FALSE(texts(failing, "stderr").empty());                         // and its failure line
+}
