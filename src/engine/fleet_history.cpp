@@ -89,20 +89,24 @@ FleetSeries FleetHistory::read() const {
   series.pools = m_pools;
   series.running_gpus.assign(m_pools.size(), {});
   series.total_gpus.assign(m_pools.size(), {});
-  // What catch_up(now + 1) would store: grid times up to now, the newest
-  // `capacity` of stored and due together.
+  append_grid(series);
+  if (series.t_ms.empty() || series.t_ms.back() < series.now_ms) append(series, series.now_ms, m_level);
+  return series;
+}
+
+// What catch_up(now + 1) would leave in the ring: the newest `capacity` of
+// the stored samples and the grid times due up to now (those at the level).
+void FleetHistory::append_grid(FleetSeries& series) const {
   std::int64_t next = m_next_ms;
   std::size_t due = next > series.now_ms ? 0 : static_cast<std::size_t>((series.now_ms - next) / m_interval_ms) + 1;
-  std::size_t total = std::min(m_capacity, m_t_ms.size() + due);
-  std::size_t from_store = total > due ? total - due : 0;
+  std::size_t kept = std::min(m_capacity, m_t_ms.size() + due);
+  std::size_t from_store = kept > due ? kept - due : 0;
   for (std::size_t i = m_t_ms.size() - from_store; i < m_t_ms.size(); ++i) {
     std::size_t slot = (m_head + i) % m_t_ms.size();
     append(series, m_t_ms[slot], m_samples[slot]);
   }
-  if (due > total) next += static_cast<std::int64_t>(due - total) * m_interval_ms;
+  if (due > kept) next += static_cast<std::int64_t>(due - kept) * m_interval_ms;
   for (; next <= series.now_ms; next += m_interval_ms) append(series, next, m_level);
-  if (series.t_ms.empty() || series.t_ms.back() < series.now_ms) append(series, series.now_ms, m_level);
-  return series;
 }
 
 void FleetHistory::clear() {

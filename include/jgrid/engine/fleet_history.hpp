@@ -74,6 +74,7 @@ class FleetHistory {
   void catch_up(std::int64_t now_ms);
   void store(std::int64_t at_ms, const Level& level);
   static void append(FleetSeries& series, std::int64_t at_ms, const Level& level);
+  void append_grid(FleetSeries& series) const;
 
   const util::Clock& m_clock;
   std::int64_t m_interval_ms;
