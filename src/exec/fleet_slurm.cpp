@@ -51,6 +51,7 @@ void read_slurm_section(JsonChecker& checker, const Json& doc, Fleet& fleet) {
   slurm.gpu_optional = checker.boolean(*section, "slurm", "gpu_optional", false);
   slurm.render_node_base = static_cast<int>(checker.integer(*section, "slurm", "render_node_base", 128, 0, INT_MAX));
   slurm.poll = seconds(checker, *section, "poll_seconds", slurm.poll);
+  slurm.started_poll = seconds(checker, *section, "started_poll_seconds", slurm.started_poll);
   slurm.node_refresh = seconds(checker, *section, "node_refresh_seconds", slurm.node_refresh);
   slurm.region = checker.text(*section, "slurm", "region", "slurm");
   slurm.price_per_gpu_hour = checker.number(*section, "slurm", "price_per_gpu_hour", 0.0, 0);

@@ -1,8 +1,9 @@
 #pragma once
 // The Slurm executor's insides: the runs it tracks and its three threads
 // (named in the .cpp): the submitter (sbatch, in start() order), the
-// tracker (squeue every options.poll, reporting steps, holds, output and
-// ends) and the node watcher (sinfo every options.node_refresh).
+// tracker (the scripts' markers every k_marker_tick; squeue as
+// next_squeue_at() says, reporting steps, holds, output and ends) and the
+// node watcher (sinfo every options.node_refresh).
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "exec/slurm_cli.hpp"
+#include "exec/slurm_polling.hpp"
 #include "exec/slurm_run.hpp"
 #include "jgrid/exec/slurm_executor.hpp"
 
@@ -47,8 +49,10 @@ class SlurmExecutor final : public Executor {
   void track_loop();
   void check_markers(SlurmRun& run);
   void poll(const std::vector<RunPtr>& runs);
+  void keep_queue(const std::vector<SlurmJobRow>& rows);
   void observe(SlurmRun& run, const SlurmJobRow& row);
   void observe_active(SlurmRun& run, const SlurmJobRow& row);
+  void report_starting(SlurmRun& run, const std::string& node);
   void report_running(SlurmRun& run, const std::string& node);
   void observe_gone(SlurmRun& run);
   void finish(SlurmRun& run, RunOutcome outcome);
@@ -60,6 +64,8 @@ class SlurmExecutor final : public Executor {
   void refresh_nodes();
   // GPUs of our Slurm jobs running now, by node id; nullopt when squeue fails.
   std::optional<std::map<std::string, int>> our_running_gpus();
+  // The tracker's last squeue when squeue_rows_fresh(), else squeue now.
+  Result<std::vector<SlurmJobRow>> recent_queue();
 
   SlurmOptions m_options;
   std::map<std::string, SlurmNode> m_nodes;  // by node id, as first read
@@ -71,6 +77,8 @@ class SlurmExecutor final : public Executor {
   std::map<std::string, RunPtr> m_runs;  // by job id
   std::deque<RunPtr> m_to_submit;
   NodeSink* m_node_sink = nullptr;
+  std::vector<SlurmJobRow> m_queue;  // the tracker's last squeue rows, read at m_queue_at
+  SteadyTime m_queue_at;
 
   std::thread m_submitter, m_tracker, m_node_watcher;
 };

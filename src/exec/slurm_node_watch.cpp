@@ -12,26 +12,44 @@ void SlurmExecutor::node_loop() {
   while (sleep_for(m_options.node_refresh));
 }
 
-// From squeue read now, not the tracker's last poll: a run that started
-// since would look like someone else's until the next refresh.
+// From squeue read now or by the tracker just before, not the tracker's
+// last poll whatever its age: a run that started since would look like
+// someone else's until the next refresh. A run whose script has started
+// counts as on its node whatever the rows say. No runs, no squeue.
 std::optional<std::map<std::string, int>> SlurmExecutor::our_running_gpus() {
-  std::map<std::string, std::pair<std::string, int>> by_slurm_id;  // node id, GPUs
+  struct Ours {
+    std::string node_id;
+    int gpus;
+    bool started;
+  };
+  std::map<std::string, Ours> by_slurm_id;
   {
     std::lock_guard lock(m_mutex);
     for (const auto& [id, run] : m_runs)
       if (!run->slurm_id.empty())
         by_slurm_id[run->slurm_id] = {run->request.node.id,
-                                      run->request.job.placement ? run->request.job.placement->gpu_count : 1};
+                                      run->request.job.placement ? run->request.job.placement->gpu_count : 1,
+                                      run->started_seen};
   }
   std::map<std::string, int> gpus;
-  auto rows = slurm_queue();
+  if (by_slurm_id.empty()) return gpus;
+  auto rows = recent_queue();
   if (!rows) return std::nullopt;
   for (const auto& row : *rows) {
     auto ours = by_slurm_id.find(row.id);
-    if (ours != by_slurm_id.end() && slurm_job_on_node(row.state))
-      gpus[ours->second.first] += ours->second.second;
+    if (ours != by_slurm_id.end() && slurm_job_on_node(row.state)) ours->second.started = true;
   }
+  for (const auto& [slurm_id, ours] : by_slurm_id)
+    if (ours.started) gpus[ours.node_id] += ours.gpus;
   return gpus;
+}
+
+Result<std::vector<SlurmJobRow>> SlurmExecutor::recent_queue() {
+  {
+    std::lock_guard lock(m_mutex);
+    if (squeue_rows_fresh(m_queue_at, std::chrono::steady_clock::now(), m_options)) return m_queue;
+  }
+  return slurm_queue();
 }
 
 void SlurmExecutor::refresh_nodes() {

@@ -35,6 +35,8 @@ struct SlurmRun {
   LogSkip skip;                 // lines already stored (reattach): not reported again
   std::string slurm_id;         // "" until sbatch answered; guarded by the executor's mutex until then
   std::string held_reason;      // last pending reason reported
+  std::atomic<bool> started_seen{false};  // the script runs on the node (its `started` marker, or squeue);
+                                          // set by the tracker, read by the node watcher
   bool starting_reported = false;
   bool running_reported = false;
 

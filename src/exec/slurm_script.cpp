@@ -42,26 +42,28 @@ std::pair<Argv, Argv> container_argv(const RunRequest& request, const SlurmOptio
   return {flags, rest};
 }
 
-// Sets `indices` to Slurm's GPU indices of this job ("0,1"), expanding
-// ranges of `scontrol show job -d` (IDX:0-1,3).
+// Sets `indices` to Slurm's GPU indices of this job ("0,1"): SLURM_JOB_GPUS
+// (set when the GRES files are device files, without a process), else the
+// IDX of `scontrol show job -d` (IDX:0-1,3), ranges expanded.
 constexpr const char* k_gpu_indices = R"SH(
-gpu_indices() {
-  if [ -n "${SLURM_JOB_GPUS:-}" ]; then echo "$SLURM_JOB_GPUS"; return; fi
-  local idx list="" part
+find_gpu_indices() {
+  indices="${SLURM_JOB_GPUS:-}"
+  [ -n "$indices" ] && return
+  local idx part
   idx=$(scontrol show job -d "${SLURM_JOB_ID:-}" 2>/dev/null | grep -o 'GRES=[^ ]*(IDX:[^)]*)' | head -n1 | sed 's/.*IDX://; s/)//')
   for part in ${idx//,/ }; do
     case "$part" in
-      *-*) list="$list,$(seq -s, "${part%-*}" "${part#*-}")" ;;
-      *) list="$list,$part" ;;
+      *-*) indices="$indices,$(seq -s, "${part%-*}" "${part#*-}")" ;;
+      *) indices="$indices,$part" ;;
     esac
   done
-  echo "${list#,}"
+  indices="${indices#,}"
 }
 )SH";
 
 // Device flags for the indices; sets gpu_flags and visible.
 constexpr const char* k_gpu_flags = R"SH(
-indices=$(gpu_indices)
+find_gpu_indices
 gpu_flags=()
 visible=""
 if [ -n "$indices" ]; then
@@ -181,6 +183,8 @@ std::string batch_script(const RunRequest& request, const SlurmOptions& options)
   std::string script = "#!/bin/bash\n# jgrid-local job " + request.job.id + " (written by jgrid-local)\nset -u\n";
   script += "workspace=" + shell_quote(workspace.string()) + "\n";
   script += "state=" + shell_quote(slurm_state_dir(workspace).string()) + "\n";
+  // The server's sign that Slurm started the job; a builtin, no process.
+  script += "{ : >\"$state/started\"; } 2>/dev/null\n";
   script += "log_file=" + shell_quote(container_log_file(workspace, request.job.id).string()) + "\n";
   script += "name=" + shell_quote(slurm_job_name(request.job.id)) + "\n";
   script += "engine=" + shell_quote(options.engine) + "\n";

@@ -16,7 +16,7 @@ constexpr int k_script_no_gpu_device = 98; // an assigned GPU has no device file
 constexpr int k_script_engine_failed = 99; // `<engine> run` failed: nothing ran
 
 // "<workspace>/slurm": the script, Slurm's output file and the markers the
-// script leaves (running, exit).
+// script leaves (started, running, exit).
 std::filesystem::path slurm_state_dir(const std::filesystem::path& workspace_dir);
 // Slurm's own output file of the script (not the workload's output).
 std::filesystem::path slurm_script_output(const std::filesystem::path& workspace_dir);
@@ -31,13 +31,14 @@ std::string slurm_time_limit(double timeout_seconds);
 // --gres=gpu:<type>:<n> [--time …] --no-requeue --output … --chdir … <script>.
 std::vector<std::string> sbatch_argv(const RunRequest& request, const std::filesystem::path& script);
 
-// The bash batch script: checks the workspace is visible, finds the GPU
-// indices Slurm assigned (SLURM_JOB_GPUS, else `scontrol show job -d`),
-// turns them into device flags, runs the container detached with the
-// workspace mounts and the job's env, marks `running` (the image digest
-// follows in `digest`), waits for it, marks `exit` with its exit code,
-// removes it and exits with that code.
-// SIGTERM (scancel, time limit) stops and removes the container.
+// The bash batch script: leaves `started` first (a shell builtin, no
+// process: the server learns the job left PENDING without asking Slurm),
+// checks the workspace is visible, finds the GPU indices Slurm assigned
+// (SLURM_JOB_GPUS, else `scontrol show job -d`), turns them into device
+// flags, runs the container detached with the workspace mounts and the
+// job's env, marks `running` (the image digest follows in `digest`), waits
+// for it, marks `exit` with its exit code, removes it and exits with that
+// code. SIGTERM (scancel, time limit) stops and removes the container.
 std::string batch_script(const RunRequest& request, const SlurmOptions& options);
 
 // `text` quoted for bash: 'text' with each ' as '\''.

@@ -40,24 +40,36 @@ std::optional<int> exit_marker(const SlurmRun& run) {
 
 }  // namespace
 
-// Markers are looked at every k_marker_tick, squeue every options.poll:
-// a run's start and its container's exit are seen as soon as the script
-// writes them, without waiting for Slurm's view of the batch job.
+// Markers are looked at every k_marker_tick, squeue as next_squeue_at()
+// says: a run's start and its container's exit are seen as soon as the
+// script writes them, without waiting for Slurm's view of the batch job.
 void SlurmExecutor::track_loop() {
-  auto next_poll = std::chrono::steady_clock::now();
+  SteadyTime last_poll{};
   while (sleep_for(k_marker_tick)) {
     auto runs = tracked();
     if (runs.empty()) continue;
-    for (const auto& run : runs) check_markers(*run);
-    if (std::chrono::steady_clock::now() < next_poll) continue;
-    next_poll = std::chrono::steady_clock::now() + m_options.poll;
+    std::size_t not_started = 0;
+    for (const auto& run : runs) {
+      check_markers(*run);
+      if (!run->started_seen) ++not_started;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (now < next_squeue_at(last_poll, not_started, m_options)) continue;
+    last_poll = now;
     poll(tracked());
   }
 }
 
-// The container exited (the `exit` marker holds its code): the job ends
-// now; the script only removes the container after that.
+// The script leaves `started` before anything else, so a run without it
+// has nothing more to look at. The container exited (the `exit` marker
+// holds its code): the job ends now; the script only removes the
+// container after that.
 void SlurmExecutor::check_markers(SlurmRun& run) {
+  if (!run.started_seen) {
+    if (!has_marker(run, "started")) return;
+    run.started_seen = true;
+    report_starting(run, run.request.node.name);
+  }
   if (!run.running_reported && has_marker(run, "running")) report_running(run, run.request.node.name);
   auto code = exit_marker(run);
   if (!code) return;
@@ -71,6 +83,7 @@ void SlurmExecutor::poll(const std::vector<RunPtr>& runs) {
     util::log(util::LogLevel::warn, "slurm", rows.error().message);
     return;
   }
+  keep_queue(*rows);
   std::map<std::string, const SlurmJobRow*> by_id;
   for (const auto& row : *rows) by_id[row.id] = &row;
   for (const auto& run : runs) {
@@ -80,13 +93,25 @@ void SlurmExecutor::poll(const std::vector<RunPtr>& runs) {
   }
 }
 
+// For the node watcher (recent_queue()).
+void SlurmExecutor::keep_queue(const std::vector<SlurmJobRow>& rows) {
+  std::lock_guard lock(m_mutex);
+  m_queue = rows;
+  m_queue_at = std::chrono::steady_clock::now();
+}
+
 void SlurmExecutor::observe(SlurmRun& run, const SlurmJobRow& row) {
   if (slurm_job_active(row.state)) return observe_active(run, row);
   finish(run, script_failure(run, slurm_outcome(row.state, row.exit, slurm_number(run.slurm_id))));
 }
 
+// On its node, the script has started even if its marker is not there yet
+// (a script of an earlier version writes none).
 void SlurmExecutor::observe_active(SlurmRun& run, const SlurmJobRow& row) {
-  if (slurm_job_on_node(row.state)) return report_running(run, row.nodes.empty() ? run.request.node.name : row.nodes);
+  if (slurm_job_on_node(row.state)) {
+    run.started_seen = true;
+    return report_running(run, row.nodes.empty() ? run.request.node.name : row.nodes);
+  }
   if (row.state != "PENDING" || row.reason.empty() || row.reason == "None" || row.reason == run.held_reason) return;
   run.held_reason = row.reason;
   run.report([&](RunSink& sink) {
@@ -95,20 +120,23 @@ void SlurmExecutor::observe_active(SlurmRun& run, const SlurmJobRow& row) {
   });
 }
 
-// job.container_starting once Slurm runs the script; job.running once the
-// script left its `running` marker (the container exists), and from then
-// on its output is followed.
+// job.container_starting once the script started (its `started` marker,
+// or squeue saying the batch job runs).
+void SlurmExecutor::report_starting(SlurmRun& run, const std::string& node) {
+  if (run.starting_reported) return;
+  run.starting_reported = true;
+  run.held_reason.clear();
+  run.report([&](RunSink& sink) {
+    sink.step(run.job_id(), model::Phase::runtime_preparation, "job.container_starting",
+              "Slurm job " + run.slurm_id + " started on " + node + ": starting the container with " + m_options.engine,
+              {{"slurm_job_id", run.slurm_id}, {"node", node}, {"engine", m_options.engine}});
+  });
+}
+
+// job.running once the script left its `running` marker (the container
+// exists), and from then on its output is followed.
 void SlurmExecutor::report_running(SlurmRun& run, const std::string& node) {
-  if (!run.starting_reported) {
-    run.starting_reported = true;
-    run.held_reason.clear();
-    run.report([&](RunSink& sink) {
-      sink.step(run.job_id(), model::Phase::runtime_preparation, "job.container_starting",
-                "Slurm job " + run.slurm_id + " started on " + node + ": starting the container with " +
-                    m_options.engine,
-                {{"slurm_job_id", run.slurm_id}, {"node", node}, {"engine", m_options.engine}});
-    });
-  }
+  report_starting(run, node);
   if (run.running_reported || !has_marker(run, "running")) return;
   run.running_reported = true;
   run.report([&](RunSink& sink) {
@@ -127,7 +155,10 @@ void SlurmExecutor::observe_gone(SlurmRun& run) {
   if (!known) return;  // Slurm does not answer: ask again next poll
   // The same id on another job: Slurm lost its state and numbers from 1 again.
   if (*known && (*known)->name == slurm_job_name(run.job_id())) return observe(run, **known);
-  if (exit_marker(run)) return;
+  if (exit_marker(run)) {
+    run.started_seen = true;  // so that check_markers reads the marker
+    return;
+  }
   RunOutcome outcome;
   outcome.failure_code = "NODE_LOST";
   outcome.message = "Slurm job " + run.slurm_id + " vanished: Slurm no longer knows it and it left no exit status";

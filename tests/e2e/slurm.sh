@@ -66,8 +66,10 @@ grep -q "slurm       n1 (2× MI300X, online), n2 (1× Radeon PRO W7900, online) 
 pass "serve with a slurm section: n1 and n2 are nodes with source slurm"
 
 # A time-limit overrun takes over a minute in Slurm (limits are whole
-# minutes): it runs on n2 while the rest of the test uses n1.
-late=$(job 'echo started; sleep 300' 1 "Radeon PRO W7900" 20)
+# minutes): it runs on n2 while the rest of the test uses n1. n2's GPU is
+# an empty file, for which Slurm sets no SLURM_JOB_GPUS: the script asks
+# scontrol for its index.
+late=$(job 'echo started on gpu $JGRID_SLURM_GPUS; sleep 300' 1 "Radeon PRO W7900" 20)
 
 body=$(submit 'echo never' 3)
 [ "$(echo "$body" | jq -r .error.code)" = CAPACITY_UNAVAILABLE ] || fail "3 GPUs on a 2-GPU cluster: $body"
@@ -94,11 +96,12 @@ curl -fsS "$URL/v1/jobs/$example/events" | jq -e --arg id "$slurm_id" '[.items[]
 scontrol show job "$slurm_id" | grep -q "JobName=jgrid-$example" || fail "Slurm job $slurm_id is not named after the job"
 pass "example ran as Slurm job $slurm_id with podman: live logs, artifact, exit 0, Slurm id in events and placement"
 
-three=$(job 'echo about to fail; exit 3' 1 MI300X)
+three=$(job 'echo about to fail on gpu $JGRID_SLURM_GPUS; exit 3' 1 MI300X)
 wait_status "$three" failed 30
 [ "$(get "$three" | jq -r '.failure.code + " " + (.exit_code | tostring)')" = "NONZERO_EXIT 3" ] ||
   fail "exit 3: $(get "$three" | jq -c '{failure, exit_code}')"
-pass "exit 3 ends failed NONZERO_EXIT with exit code 3"
+[[ "$(stdout_of "$three")" =~ ^"about to fail on gpu "[01]" "$ ]] || fail "GPU index on n1: $(stdout_of "$three")"
+pass "exit 3 ends failed NONZERO_EXIT with exit code 3 (and the container was told its Slurm GPU)"
 
 other=$(sbatch --parsable --output /dev/null -J other-user -n1 -w n1 --gres=gpu:mi300x:1 --wrap 'sleep 4')
 wait_node n1 gpus_free 1
@@ -185,7 +188,8 @@ fi
 wait_status "$late" failed 150
 [ "$(get "$late" | jq -r .failure.code)" = TIMED_OUT ] || fail "time limit: $(get "$late" | jq -c .failure)"
 [ -z "$(slurm_active "$late")" ] || fail "timed-out Slurm job still there"
-pass "a --time overrun ends failed TIMED_OUT"
+[ "$(stdout_of "$late")" = "started on gpu 0 " ] || fail "GPU index on n2 (from scontrol): $(stdout_of "$late")"
+pass "a --time overrun ends failed TIMED_OUT (its GPU index came from scontrol)"
 
 vanished=$(job 'echo long; sleep 120' 1 MI300X)
 wait_status "$vanished" running 30

@@ -2,8 +2,11 @@
 # A real Slurm cluster on this one machine for the tests: slurmctld, two
 # slurmd (n1 with 2 fake MI300X GPUs, n2 with 1 fake Radeon PRO W7900) and a
 # private munged, every file under DIR (config, state, spool, logs, sockets).
-# The GPUs are GRES backed by empty files: Slurm schedules and accounts them
-# like real ones, nothing here can run GPU code.
+# The GPUs are GRES backed by files: Slurm schedules and accounts them like
+# real ones, nothing here can run GPU code. n1's are character devices (with
+# /dev/null's numbers, where mknod is allowed), so Slurm sets SLURM_JOB_GPUS
+# in its jobs as it does on a cluster of real GPUs; n2's is an empty file,
+# for which Slurm sets none and the batch script asks scontrol.
 # Usage: slurm-cluster.sh start DIR   prints `export SLURM_CONF=…` on success
 #        slurm-cluster.sh stop DIR    stops every daemon started from DIR
 #        slurm-cluster.sh forget-jobs DIR   restarts slurmctld from a clean state
@@ -33,7 +36,9 @@ stop() {
 
 write_config() {
   mkdir -p "$dir"/{state,spool,log,run,gpus}
-  for i in $(seq 0 $((n1_gpus - 1))); do : >"$dir/gpus/mi300x$i"; done
+  for i in $(seq 0 $((n1_gpus - 1))); do
+    [ -c "$dir/gpus/mi300x$i" ] || mknod "$dir/gpus/mi300x$i" c 1 3 2>/dev/null || : >"$dir/gpus/mi300x$i"
+  done
   : >"$dir/gpus/w79000"
   cat >"$conf" <<CONF
 ClusterName=jgridtest

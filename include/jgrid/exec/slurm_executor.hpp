@@ -9,13 +9,17 @@
 // --nodelist, --partition, --gres=gpu:<type>:<n>, --time from the job's
 // timeout, --no-requeue) → scheduler_job_id() and job.provisioning
 // {slurm_job_id} → held() while Slurm keeps it PENDING with a reason →
-// job.container_starting once Slurm runs it → job.running once the
-// container exists → output from the container's log file (podman's
+// job.container_starting once the script starts on the node (it leaves a
+// `started` marker first thing) → job.running once the container exists →
+// output from the container's log file (podman's
 // k8s-file on the shared data dir, read as it grows; with docker, the
 // container's stdout and stderr files) → Slurm's end state and exit code
 // (exec::slurm_outcome) → finished(). One tracker thread polls `squeue` for
-// every run; another reads `sinfo` and reports node state and the GPUs
-// other users hold to the engine (watch_nodes()).
+// every run: every `poll` while some run's script has not started, every
+// `started_poll` once all have (their markers say when the container runs
+// and exits; only ends Slurm causes wait for squeue). Another reads `sinfo`
+// and reports node state and the GPUs other users hold to the engine
+// (watch_nodes()).
 // Cancel → `scancel`; the script's trap stops and removes the container.
 // After a restart, reattach() finds the Slurm job by its stored id (else by
 // its name) and follows it again; one Slurm no longer knows ends NODE_LOST.
@@ -39,7 +43,8 @@ struct SlurmOptions {
   SlurmGpuTypes gpu_types;                // added to the built-in table
   bool gpu_optional = false;              // no GPU device on the node: run without (test clusters)
   int render_node_base = 128;             // Slurm GPU index i is /dev/dri/renderD<base + i>
-  std::chrono::milliseconds poll{250};    // squeue interval
+  std::chrono::milliseconds poll{250};    // squeue interval while a run's script has not started
+  std::chrono::milliseconds started_poll{5000};  // squeue interval once every run's script has started
   std::chrono::milliseconds node_refresh{2000};  // sinfo interval
   std::string region = "slurm";
   double price_per_gpu_hour = 0;

@@ -136,6 +136,7 @@ TEST_CASE("exec::parse_fleet reads a slurm section, without pools", "[exec][flee
                 {"engine_args", {"--runtime", "runc"}},
                 {"gpu_optional", true},
                 {"poll_seconds", 0.5},
+                {"started_poll_seconds", 3},
                 {"price_per_gpu_hour", 1.5},
                 {"gpu_types", {{"mi355x", {{"vendor", "amd"}, {"model", "MI355X"}, {"arch", "gfx950"}}}}}}}};
   auto fleet = parse_fleet(doc, "fleet.json");
@@ -146,7 +147,9 @@ TEST_CASE("exec::parse_fleet reads a slurm section, without pools", "[exec][flee
   CHECK(fleet->slurm->engine == "docker");
   CHECK(fleet->slurm->gpu_optional);
   CHECK(fleet->slurm->poll == std::chrono::milliseconds(500));
+  CHECK(fleet->slurm->started_poll == std::chrono::milliseconds(3000));
   CHECK(fleet->slurm->node_refresh == std::chrono::milliseconds(2000));
+  CHECK(parse_fleet(Json{{"slurm", Json::object()}}, "f")->slurm->started_poll == std::chrono::milliseconds(5000));
   CHECK(fleet->slurm->price_per_gpu_hour == 1.5);
   CHECK(fleet->slurm->gpu_types.at("mi355x").arch == "gfx950");
   CHECK(fleet->slurm->gpu_types.at("mi355x").gpu_class == "datacenter");
@@ -158,6 +161,8 @@ TEST_CASE("exec::parse_fleet names the bad member of a slurm section", "[exec][f
   CHECK(error_of({{"slurm", {{"gpu_types", {{"x", {{"vendor", "intel"}, {"model", "X"}}}}}}}}) ==
         "fleet.json: slurm.gpu_types.x.vendor: expected amd or nvidia, got \"intel\"");
   CHECK(error_of({{"slurm", {{"poll_seconds", 0}}}}).find("slurm.poll_seconds: expected a number > 0") !=
+        std::string::npos);
+  CHECK(error_of({{"slurm", {{"started_poll_seconds", -1}}}}).find("slurm.started_poll_seconds: expected a number > 0") !=
         std::string::npos);
   CHECK(error_of({{"slurm", "yes"}}).find("slurm: expected an object") != std::string::npos);
   CHECK(error_of({{"seed", 1}}).find("pools") != std::string::npos);  // no pools and no slurm

@@ -169,3 +169,52 @@ TEST_CASE("exec::batch_script removes a container left by an earlier attempt whe
   CHECK(removal < second_run);
   CHECK(second_run != std::string::npos);
 }
+
+TEST_CASE("exec::batch_script leaves the started marker before anything else", "[exec][slurm]") {
+  ScriptBench bench;
+  fs::path started = bench.workspace / "slurm" / "started";
+  // The engine records whether the marker was there when it was first called.
+  REQUIRE(util::write_file_atomic(bench.engine,
+                                  "#!/bin/bash\n[ -e \"$FAKE_LOG\" ] || { [ -e " + shell_quote(started.string()) +
+                                      " ] && echo marked || echo unmarked; } >>\"$FAKE_LOG\"\n"
+                                      "echo \"$*\" >>\"$FAKE_LOG\"\ncase \"$1\" in wait) echo 0 ;; esac\n",
+                                  0755));
+  CHECK(bench.run(options_with(bench.engine, true), "SLURM_JOB_GPUS=0") == 0);
+  CHECK(bench.read(bench.log()).rfind("marked\nrun ", 0) == 0);
+  CHECK(fs::exists(started));
+}
+
+TEST_CASE("exec::batch_script leaves the started marker even when it cannot go on", "[exec][slurm]") {
+  ScriptBench bench;
+  fs::remove_all(bench.workspace / "artifacts");
+  CHECK(bench.run(options_with(bench.engine, true), "SLURM_JOB_GPUS=0") == k_script_no_workspace);
+  CHECK(fs::exists(bench.workspace / "slurm" / "started"));
+  CHECK_FALSE(fs::exists(bench.workspace / "slurm" / "running"));
+}
+
+TEST_CASE("exec::batch_script asks scontrol for the GPUs when Slurm sets no SLURM_JOB_GPUS", "[exec][slurm]") {
+  ScriptBench bench;
+  fs::path scontrol = bench.engine.parent_path() / "scontrol";
+  REQUIRE(util::write_file_atomic(scontrol,
+                                  "#!/bin/bash\necho \"scontrol $*\" >>\"$FAKE_LOG\"\n"
+                                  "echo '   Nodes=n1 CPU_IDs=0 Mem=0 GRES=gpu:mi300x:3(IDX:0-1,3)'\n",
+                                  0755));
+  std::string path = "PATH=" + shell_quote(scontrol.parent_path().string()) + ":\"$PATH\"";
+  CHECK(bench.run(options_with(bench.engine, true), path + " SLURM_JOB_ID=42") == 0);
+  std::string calls = bench.read(bench.log());
+  INFO(calls);
+  CHECK(calls.rfind("scontrol show job -d 42\n", 0) == 0);
+  CHECK(calls.find("-e JGRID_SLURM_GPUS=0,1,3") != std::string::npos);
+}
+
+TEST_CASE("exec::batch_script runs no scontrol when Slurm sets SLURM_JOB_GPUS", "[exec][slurm]") {
+  ScriptBench bench;
+  fs::path scontrol = bench.engine.parent_path() / "scontrol";
+  REQUIRE(util::write_file_atomic(scontrol, "#!/bin/bash\necho \"scontrol $*\" >>\"$FAKE_LOG\"\n", 0755));
+  std::string path = "PATH=" + shell_quote(scontrol.parent_path().string()) + ":\"$PATH\"";
+  CHECK(bench.run(options_with(bench.engine, true), path + " SLURM_JOB_ID=42 SLURM_JOB_GPUS=5") == 0);
+  std::string calls = bench.read(bench.log());
+  INFO(calls);
+  CHECK(calls.find("scontrol") == std::string::npos);
+  CHECK(calls.find("-e JGRID_SLURM_GPUS=5") != std::string::npos);
+}
