@@ -59,5 +59,6 @@ Result<Json> delete_sim_fault(const Context& ctx, const Call& call);
 Result<Json> sim_node_operation(const Context& ctx, const Call& call);
 Result<Json> reset_sim(const Context& ctx, const Call& call);
 Result<Json> get_sim_digest(const Context& ctx, const Call& call);
+Result<Json> get_sim_utilisation(const Context& ctx, const Call& call);
 
 }  // namespace jgrid::api

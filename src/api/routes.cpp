@@ -56,6 +56,7 @@ const std::vector<RouteSpec>& route_specs() {
       {"POST", "/v1/sim/nodes/{id}/{op}", sim_node_operation, k_write, B::optional_json},
       {"POST", "/v1/sim/reset", reset_sim, k_reset, B::optional_json},
       {"GET", "/v1/sim/digest", get_sim_digest, k_write},
+      {"GET", "/v1/sim/utilisation", get_sim_utilisation, k_write},
       {"GET", "/healthz", healthz, k_open},
       {"GET", "/readyz", readyz, k_open},
       {"GET", "/v1/health", health, k_open},

@@ -1,5 +1,7 @@
-// docs/simulation.md §3–4: the simulation's clock, fault rules, node operations, reset
-// and event digest under /v1/sim/.
+// docs/simulation.md §3–4: the simulation's clock, fault rules, node operations, reset,
+// event digest and fleet utilisation under /v1/sim/.
+#include <cmath>
+
 #include "api/errors.hpp"
 #include "api/handlers.hpp"
 #include "jgrid/exec/faults.hpp"
@@ -23,6 +25,39 @@ Json clock_body(const Context& ctx) {
 Result<exec::FaultBook*> fault_book(const Context& ctx) {
   if (auto* faults = ctx.engine.faults()) return faults;
   return make_error("CONFLICT", "this server has no simulated executor to inject faults into");
+}
+
+// GPUs in use over GPUs not offline, to 4 decimals; null without GPUs.
+Json busy_shares(const std::vector<std::int64_t>& running, const std::vector<std::int64_t>& total) {
+  Json shares = Json::array();
+  for (std::size_t i = 0; i < running.size(); ++i)
+    shares.push_back(total[i] > 0 ? Json(std::round(10000.0 * running[i] / total[i]) / 10000.0) : Json(nullptr));
+  return shares;
+}
+
+// The shape of the `series` of a `simulate --report` run (t_s, queued,
+// running_gpus by pool), plus absolute times, capacity and busy shares.
+Json utilisation_body(const engine::FleetSeries& s, const std::string& mode) {
+  Json t_s = Json::array(), running = Json::object(), total = Json::object(), busy = Json::object();
+  for (auto t : s.t_ms) t_s.push_back(static_cast<double>(t - s.t_ms.front()) / 1000.0);
+  for (std::size_t p = 0; p < s.pools.size(); ++p) {
+    running[s.pools[p]] = s.running_gpus[p];
+    total[s.pools[p]] = s.total_gpus[p];
+    busy[s.pools[p]] = busy_shares(s.running_gpus[p], s.total_gpus[p]);
+  }
+  return Json{{"interval_seconds", static_cast<double>(s.interval_ms) / 1000.0},
+              {"max_samples", s.capacity},
+              {"clock", mode},
+              {"now", util::format_time(s.now_ms)},
+              {"now_ms", s.now_ms},
+              {"start", s.t_ms.empty() ? Json(nullptr) : Json(util::format_time(s.t_ms.front()))},
+              {"pools", s.pools},
+              {"t_ms", s.t_ms},
+              {"t_s", t_s},
+              {"queued", s.queued},
+              {"running_gpus", running},
+              {"total_gpus", total},
+              {"busy_share", busy}};
 }
 
 }  // namespace
@@ -87,6 +122,10 @@ Result<Json> get_sim_digest(const Context& ctx, const Call&) {
   return Json{{"digest", ctx.engine.event_digest()},
               {"events", ctx.engine.digested_events()},
               {"clock", clock_body(ctx)}};
+}
+
+Result<Json> get_sim_utilisation(const Context& ctx, const Call&) {
+  return utilisation_body(ctx.engine.fleet_history(), ctx.engine.clock().mode());
 }
 
 }  // namespace jgrid::api

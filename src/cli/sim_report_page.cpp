@@ -2,7 +2,9 @@
 // from the data embedded in it. Every number a chart shows is also on its
 // element as a data-* attribute, so a test can compare it with --json.
 #include <string>
+#include <string_view>
 
+#include "jgrid/api/web_assets.hpp"
 #include "sim_report.hpp"
 
 namespace jgrid::cli {
@@ -36,34 +38,15 @@ select{font:inherit;padding:2px 6px}.note{color:#6b7385;font-size:12px}
 </main>
 <script type="application/json" id="report-data">)page";
 
-constexpr const char* k_tail = R"page(</script>
+// The page's own script; the chart helpers (el, text, fmt, niceMax, frame,
+// timeTicks, stepLine, colors) come before it from web/js/chart.js.
+constexpr const char* k_script_open = R"page(</script>
 <script>
 "use strict";
-const data = JSON.parse(document.getElementById("report-data").textContent);
-const NS = "http://www.w3.org/2000/svg";
-const colors = ["#c8102e", "#1f6fb2", "#2e9e4f", "#e08a00", "#7b4fb5", "#0f9aa0", "#8a5a2b", "#d6409f", "#5d6b82"];
+)page";
 
-function el(name, attrs, parent) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-function text(parent, x, y, content, attrs) {
-  const node = el("text", Object.assign({ x, y }, attrs || {}), parent);
-  node.textContent = content;
-  return node;
-}
-function fmt(v, digits) {
-  if (v === null || v === undefined) return "-";
-  return Number(v).toLocaleString("en-US", { maximumFractionDigits: digits === undefined ? 1 : digits });
-}
-function niceMax(v) {
-  if (!(v > 0)) return 1;
-  const p = Math.pow(10, Math.floor(Math.log10(v)));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
-  return 10 * p;
-}
+constexpr const char* k_tail = R"page(const data = JSON.parse(document.getElementById("report-data").textContent);
+
 function cell(row, value, field, tag) {
   const td = document.createElement(tag || "td");
   td.textContent = value;
@@ -72,29 +55,6 @@ function cell(row, value, field, tag) {
   return td;
 }
 
-// A chart frame: returns {svg, x(v), y(v)} with axes and ticks drawn.
-function frame(parent, opts) {
-  const W = opts.width || 560, H = opts.height || 240, L = 56, R = 12, T = 10, B = 34;
-  const svg = el("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img" }, parent);
-  const x = (v) => L + (opts.xmax > opts.xmin ? (v - opts.xmin) / (opts.xmax - opts.xmin) : 0.5) * (W - L - R);
-  const y = (v) => H - B - (v / opts.ymax) * (H - T - B);
-  for (let i = 0; i <= 4; i++) {
-    const v = (opts.ymax * i) / 4;
-    el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }, svg);
-    text(svg, L - 6, y(v) + 4, fmt(v, 2), { "text-anchor": "end" });
-  }
-  el("line", { x1: L, x2: W - R, y1: H - B, y2: H - B, class: "axis" }, svg);
-  el("line", { x1: L, x2: L, y1: T, y2: H - B, class: "axis" }, svg);
-  for (const t of opts.xticks || []) text(svg, x(t.v), H - B + 14, t.label, { "text-anchor": "middle" });
-  if (opts.xlabel) text(svg, (L + W - R) / 2, H - 4, opts.xlabel, { "text-anchor": "middle" });
-  return { svg, x, y };
-}
-function timeTicks(maxS) {
-  const unit = maxS >= 7200 ? 3600 : maxS >= 120 ? 60 : 1, name = unit === 3600 ? "h" : unit === 60 ? "min" : "s";
-  const step = niceMax(maxS / unit / 5) * unit, ticks = [];
-  for (let v = 0; v <= maxS + 1e-9; v += step) ticks.push({ v, label: fmt(v / unit, 1) + " " + name });
-  return ticks;
-}
 function legend(id, names) {
   const box = document.getElementById(id);
   box.textContent = "";
@@ -106,16 +66,6 @@ function legend(id, names) {
     span.appendChild(document.createTextNode(name));
     box.appendChild(span);
   });
-}
-// A step line of samples, with data-max and data-last on it.
-function stepLine(chart, ts, values, color, attrs) {
-  let d = "";
-  values.forEach((v, i) => {
-    d += (i === 0 ? "M" : "H") + chart.x(ts[i]).toFixed(1) + " " + (i === 0 ? "" : "V") + chart.y(v).toFixed(1) + " ";
-  });
-  return el("path", Object.assign({ d, fill: "none", stroke: color, "stroke-width": 1.6,
-    "data-max": Math.max(0, ...values), "data-last": values.length ? values[values.length - 1] : 0,
-    "data-samples": values.length }, attrs), chart.svg);
 }
 
 function drawSeries(point) {
@@ -278,10 +228,29 @@ std::string escaped(const std::string& text) {
   return out;
 }
 
+// The dashboard's chart module as a plain script: its lines' leading
+// `export ` removed (the file is written to allow exactly that).
+std::string chart_script() {
+  std::string module;
+  for (const api::WebAsset* asset = api::web_assets(); asset && asset->path; ++asset)
+    if (std::string(asset->path) == "/js/chart.js") module.assign(reinterpret_cast<const char*>(asset->bytes), asset->size);
+  std::string script;
+  for (std::size_t at = 0; at < module.size();) {
+    std::size_t end = module.find('\n', at);
+    end = end == std::string::npos ? module.size() : end + 1;
+    std::string_view line(module.data() + at, end - at);
+    if (line.starts_with("export ")) line.remove_prefix(7);
+    script.append(line);
+    at = end;
+  }
+  return script;
+}
+
 }  // namespace
 
 std::string report_html(const nlohmann::json& data) {
-  return k_head + escaped(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) + k_tail;
+  return k_head + escaped(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) + k_script_open +
+         chart_script() + k_tail;
 }
 
 }  // namespace jgrid::cli

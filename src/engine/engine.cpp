@@ -10,6 +10,8 @@ Engine::Engine(store::Store& store, std::shared_ptr<util::Clock> clock, exec::Fl
                exec::ExecutorRegistry executors, EngineOptions options)
     : m_impl(std::make_unique<Impl>(store, std::move(clock), std::move(fleet), std::move(executors),
                                     std::move(options))) {
+  m_impl->m_queue.watch(&m_impl->m_history);
+  m_impl->m_pool.watch(&m_impl->m_history);
   declare_engine_metrics();
 }
 
@@ -102,6 +104,11 @@ void Engine::settle() const { m_impl->settle(); }
 std::size_t Engine::live_jobs() const {
   std::lock_guard lock(m_impl->m_mutex);
   return m_impl->m_live.size();
+}
+
+FleetSeries Engine::fleet_history() const {
+  std::lock_guard lock(m_impl->m_mutex);
+  return m_impl->m_history.read();
 }
 
 const EngineOptions& Engine::options() const { return m_impl->m_options; }

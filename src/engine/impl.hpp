@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "jgrid/engine/engine.hpp"
+#include "jgrid/engine/fleet_history.hpp"
 #include "jgrid/route/placer.hpp"
 #include "callback_sender.hpp"
 #include "job_queue.hpp"
@@ -220,6 +221,8 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   JobQueue m_queue;
   std::vector<std::string> m_fresh;             // queued since the last pass
   NodePool m_pool;
+  // Fed by m_queue and m_pool (Engine's constructor makes them watch it).
+  FleetHistory m_history{*m_clock, m_fleet.nodes};
   Recorder m_recorder;
   std::set<std::string> m_launching;  // executor start() in progress
   std::condition_variable m_launched_cv;  // a start() in progress returned

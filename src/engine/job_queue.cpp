@@ -14,6 +14,7 @@ void JobQueue::push(const std::string& job_id, const std::string& priority, cons
   m_order.insert(key);
   m_lanes[lane].insert(key);
   m_entries.emplace(job_id, Entry{key, lane});
+  if (m_history) m_history->add_queued(1);
 }
 
 void JobQueue::remove(const std::string& job_id) {
@@ -24,6 +25,7 @@ void JobQueue::remove(const std::string& job_id) {
   lane->second.erase(it->second.key);
   if (lane->second.empty() && !m_visiting) m_lanes.erase(lane);  // a visit holds lane pointers
   m_entries.erase(it);
+  if (m_history) m_history->add_queued(-1);
 }
 
 bool JobQueue::contains(const std::string& job_id) const { return m_entries.count(job_id) > 0; }

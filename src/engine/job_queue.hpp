@@ -13,6 +13,8 @@
 #include <tuple>
 #include <vector>
 
+#include "jgrid/engine/fleet_history.hpp"
+
 namespace jgrid::engine {
 
 // 0 for "high", 2 for "low", 1 for anything else.
@@ -38,6 +40,8 @@ class JobQueue {
   // the next call. `visit` may remove the job it was given (and no other);
   // the id it receives dies with that removal. No copy of the queue is made.
   void visit_lanes(const std::function<Next(const std::string&)>& visit);
+  // Tells `history` (nullptr: nobody) of every job that joins or leaves.
+  void watch(FleetHistory* history) { m_history = history; }
 
  private:
   using Key = std::tuple<int, std::uint64_t, std::string>;  // rank, arrival, id
@@ -50,6 +54,7 @@ class JobQueue {
   std::map<std::string, Entry> m_entries;
   std::uint64_t m_next_arrival = 0;
   bool m_visiting = false;
+  FleetHistory* m_history = nullptr;
 };
 
 }  // namespace jgrid::engine

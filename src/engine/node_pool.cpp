@@ -57,6 +57,7 @@ std::vector<int> NodePool::reserve(const std::string& node_id, int count) {
   for (int index : indices) used[static_cast<std::size_t>(index)] = true;
   const model::Node& node = m_index.node(*slot);
   m_index.set_load(*slot, node.gpus_free - count, node.running_jobs + 1);
+  if (m_history) m_history->add_running(node, count);
   return indices;
 }
 
@@ -72,6 +73,7 @@ bool NodePool::take(const std::string& node_id, const std::vector<int>& indices)
   const model::Node& node = m_index.node(*slot);
   m_index.set_load(*slot, node.gpus_free - static_cast<int>(indices.size()) + held - m_elsewhere[*slot],
                    node.running_jobs + 1);
+  if (m_history) m_history->add_running(node, static_cast<std::int64_t>(indices.size()));
   return true;
 }
 
@@ -87,6 +89,7 @@ void NodePool::release(const std::string& node_id, const std::vector<int>& indic
   }
   const model::Node& node = m_index.node(*slot);
   m_index.set_load(*slot, node.gpus_free + freed, std::max(node.running_jobs - 1, 0));
+  if (m_history) m_history->add_running(node, -freed);
 }
 
 bool NodePool::set_held_elsewhere(const std::string& node_id, int count) {
@@ -103,7 +106,13 @@ bool NodePool::set_held_elsewhere(const std::string& node_id, int count) {
 bool NodePool::set_status(const std::string& node_id, model::NodeStatus status) {
   auto slot = m_index.slot_of(node_id);
   if (!slot) return false;
+  bool was_offline = m_index.node(*slot).status == model::NodeStatus::offline;
   m_index.set_status(*slot, status);
+  bool offline = status == model::NodeStatus::offline;
+  if (m_history && was_offline != offline) {
+    const model::Node& node = m_index.node(*slot);
+    m_history->add_total(node, offline ? -node.gpu_count : node.gpu_count);
+  }
   return true;
 }
 

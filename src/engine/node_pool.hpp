@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "jgrid/engine/fleet_history.hpp"
 #include "jgrid/model/node.hpp"
 #include "jgrid/route/fleet_index.hpp"
 
@@ -41,6 +42,10 @@ class NodePool {
   // jobs): not free, but no index of ours. Clamped to the GPUs this grid
   // does not hold. False when the node is unknown.
   bool set_held_elsewhere(const std::string& node_id, int count);
+  // Tells `history` (nullptr: nobody) of every GPU taken or given back and
+  // of every node going offline or coming back. GPUs held elsewhere are
+  // not ours and not told.
+  void watch(FleetHistory* history) { m_history = history; }
 
  private:
   static model::Node view(model::Node node);
@@ -51,6 +56,7 @@ class NodePool {
 
   std::vector<std::vector<bool>> m_used;  // by index slot
   std::vector<int> m_elsewhere;           // by index slot: GPUs held by others
+  FleetHistory* m_history = nullptr;
 };
 
 }  // namespace jgrid::engine

@@ -86,6 +86,7 @@ Result<ResetReport> Engine::Impl::reset() {
   }
   for (const auto& node : m_pool.snapshot())
     if (node.source == "simulated") m_pool.set_status(node.id, model::NodeStatus::online);
+  m_history.clear();
   m_recorder.reset_digest();
   wake_locked();
   auto deleted = delete_jobs_locked();

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { startServer, freePort, launch, newPage, expectNoErrors, check, shot, apiCall, runCases } from "./lib.mjs";
 import { logFloodCase } from "./flood.mjs";
 import { simReportCase } from "./sim_report.mjs";
+import { fleetHistoryCase } from "./fleet_history.mjs";
 
 const [bin, out, chromiumPath] = process.argv.slice(2);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -267,6 +268,8 @@ try {
     ["screenshots every view (light, dark, narrow)", screenshotTour],
     ["works under --base-path /grid and behind --public-url", worksUnderBasePathAndPublicUrl],
     ["simulate --report: no console errors, chart numbers equal --json", () => simReportCase({ bin, repo, out, browser })],
+    ["fleet view: utilisation over time, chart numbers equal GET /v1/sim/utilisation",
+      () => fleetHistoryCase({ bin, out, browser, example })],
   ]);
 } finally {
   await browser.close();

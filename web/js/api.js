@@ -58,6 +58,7 @@ export const api = {
   download: (id, aid) => post(`v1/jobs/${enc(id)}/artifacts/${enc(aid)}/download`),
   cancel: (id, reason) => post(`v1/jobs/${enc(id)}/cancel`, { reason }),
   nodes: () => get("v1/nodes"),
+  utilisation: () => get("v1/sim/utilisation"),
   estimate: (body) => post("v1/jobs/estimate", body),
   submit: (body) => post("v1/jobs", body),
   liveLogs: (id) => url(`v1/jobs/${enc(id)}/logs/live`),

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "jgrid/engine/callback_transport.hpp"
+#include "jgrid/engine/fleet_history.hpp"
 #include "jgrid/exec/executor.hpp"
 #include "jgrid/exec/fleet.hpp"
 #include "jgrid/exec/image_lookup.hpp"
@@ -219,6 +220,10 @@ class Engine {
   void settle() const;
   // How many jobs are not terminal.
   std::size_t live_jobs() const;
+  // The fleet's level over the last hours (FleetHistory::read): queued jobs,
+  // and per pool GPUs in use and GPUs not offline. reset_simulation()
+  // forgets the samples before it.
+  FleetSeries fleet_history() const;
 
   const EngineOptions& options() const;
   const util::Clock& clock() const;

@@ -17,7 +17,7 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
-void write(const fs::path& path, const std::string& text) {
+void write_file(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary) << text;
 }
@@ -26,11 +26,11 @@ void write(const fs::path& path, const std::string& text) {
 
 TEST_CASE("engine::prepare_workspace starts each attempt from a clean workspace", "[engine]") {
   TempDir dir;
-  write(model::job_artifacts_dir(dir.path, "job_1") / "old.txt", "from the last attempt");
+  write_file(model::job_artifacts_dir(dir.path, "job_1") / "old.txt", "from the last attempt");
   model::JobInput input;
   input.id = "inp_1";
   input.filename = "data.csv";
-  write(model::input_blob_path(dir.path, "inp_1"), "x,y");
+  write_file(model::input_blob_path(dir.path, "inp_1"), "x,y");
   REQUIRE(engine::prepare_workspace(dir.path, "job_1", {{input, false}}));
   CHECK_FALSE(fs::exists(model::job_artifacts_dir(dir.path, "job_1") / "old.txt"));
   CHECK(fs::is_directory(model::job_scripts_dir(dir.path, "job_1")));
@@ -45,8 +45,8 @@ TEST_CASE("engine::prepare_workspace starts each attempt from a clean workspace"
 TEST_CASE("engine::collect_artifacts lists regular files, never symlinks", "[engine]") {
   TempDir dir;
   auto root = model::job_artifacts_dir(dir.path, "job_1");
-  write(root / "b.txt", "bb");
-  write(root / "sub" / "a.json", "{}");
+  write_file(root / "b.txt", "bb");
+  write_file(root / "sub" / "a.json", "{}");
   fs::create_symlink(root / "b.txt", root / "link.txt");
   fs::create_directory_symlink("/etc", root / "etc");
   auto artifacts = engine::collect_artifacts(dir.path, "job_1", 1234);

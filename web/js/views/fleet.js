@@ -1,15 +1,19 @@
 // Fleet: nodes grouped by vendor then pool, with GPU free/total bars,
-// running jobs and status (draining/offline stand out).
+// running jobs and status (draining/offline stand out), under the fleet's
+// utilisation over time (./utilisation.js).
 import { api } from "../api.js";
 import { onFeed } from "../feed.js";
 import { h, replace, vendorTag, throttle, errorBox } from "../dom.js";
+import { mountUtilisation } from "./utilisation.js";
 
 export function mountFleet(main) {
   const summary = h("div.summary");
   const body = h("div.fleet", h("p.muted", "Loading nodes…"));
   const legend = h("p.legend", "Bars:", h("i.free", { "aria-hidden": "true" }), "free GPUs", h("i.used", { "aria-hidden": "true" }),
     "GPUs in use. Draining nodes have a dashed border, offline nodes a red one.");
-  replace(main, h("div.head", h("h1", "Fleet")), summary, legend, body);
+  const util = h("section.util", { "aria-label": "utilisation over time" });
+  replace(main, h("div.head", h("h1", "Fleet")), util, summary, legend, body);
+  const history = mountUtilisation(util);
   let alive = true;
   const load = throttle(async () => {
     try {
@@ -24,12 +28,14 @@ export function mountFleet(main) {
   }, 1000);
   const stop = onFeed((e) => {
     if (/^node\.|^job\.(assigned|completed|failed|cancelled|rejected|running)/.test(e.type)) load();
+    if (/^node\.|^job\.(submitted|assigned|completed|failed|cancelled|rejected|retrying)/.test(e.type)) history.load();
   });
   const timer = setInterval(load, 10000);
   load();
   return () => {
     alive = false;
     stop();
+    history.stop();
     clearInterval(timer);
   };
 }
