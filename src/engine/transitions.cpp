@@ -33,7 +33,8 @@ void Engine::Impl::queue_job_locked(LiveJob& live) {
 void Engine::Impl::stage_locked(LiveJob& live, store::WriteBatch& batch) {
   live.job.updated_ms = std::max(live.job.updated_ms, now());
   live.tails_dirty = false;
-  batch.jobs.push_back(live.job);
+  // A copy of the job per step is most of a simulated step's cost.
+  if (m_store.keeps_job_states() || model::is_terminal(live.job.status)) batch.jobs.push_back(live.job);
 }
 
 void Engine::Impl::enqueue_locked(store::WriteBatch batch) {
