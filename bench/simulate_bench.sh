@@ -1,47 +1,65 @@
 #!/usr/bin/env bash
-# The simulation at scale (docs/simulation.md §5):
-#   1. load time of examples/fleets/large.yaml (10,000 nodes), via `simulate`
-#      with a one-line trace
-#   2. `simulate` of N jobs (default 100,000) over 1,000 nodes on the virtual
-#      clock: wall time and jobs/s (goal: <= 60 s on 2 cores)
-# Placement cost at 10,000 nodes is route_bench's figure.
-# Usage: bench/simulate_bench.sh BUILD_DIR [jobs]
+# `simulate` at scale (docs/simulation.md §5), on traces as users write them:
+# no `sim.stdout` (the fake node's default output), runs of 5 minutes to
+# 2 hours, 1–4 GPUs, AMD/ROCm jobs, on examples/fleets/large.yaml (10,000
+# nodes, 35,000 AMD GPUs: about 3.4 such jobs a second keep them busy).
+#   1. load time of the 10,000-node fleet (simulate of a one-job trace)
+#   2. for each size (default 10,000, 100,000 and 1,000,000 jobs) and shape:
+#        under  one job every 0.6 s, about half the fleet's capacity
+#        peak   one every 0.3 s (about its capacity), 1.5 times as often in
+#               the middle third of the span: a queue of tens of thousands
+#      wall time, jobs/s and max RSS of `simulate --json`, and its summary
+# Goal: 1,000,000 jobs within 120 s (>= 10,000 jobs/s) and 1.5 GB.
+# Traces are written once by bench/make_trace.py and kept in
+# $JGRID_TRACE_DIR (default /tmp/jgrid-traces): the 1M-job ones take a
+# minute to write and 250 MB each.
+# Usage: bench/simulate_bench.sh BUILD_DIR [sizes, default "10000 100000 1000000"] [shapes, default "under peak"]
 set -euo pipefail
-build="${1:?usage: bench/simulate_bench.sh BUILD_DIR [jobs]}"
-jobs="${2:-100000}"
+build="${1:?usage: bench/simulate_bench.sh BUILD_DIR [sizes] [shapes]}"
+sizes="${2:-10000 100000 1000000}"
+shapes="${3:-under peak}"
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$build/jgrid-local"
+fleet="$here/../examples/fleets/large.yaml"
+traces="${JGRID_TRACE_DIR:-/tmp/jgrid-traces}"
 work="$(mktemp -d /tmp/jgrid-simbench-XXXXXX)"
-trap '[ -n "${JGRID_KEEP:-}" ] || rm -rf "$work"' EXIT
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$traces"
+
+shape_args() {
+  case "$1" in
+    under) echo "--every 0.6" ;;
+    peak) echo "--every 0.3 --peak 1.5" ;;
+    *) echo "unknown shape $1 (expected under or peak)" >&2; exit 2 ;;
+  esac
+}
+
+# trace SHAPE JOBS: prints the path of the trace, writing it first if needed.
+trace() {
+  local path="$traces/$1-$2.jsonl"
+  if [ ! -s "$path" ]; then
+    echo "writing $path" >&2
+    # shellcheck disable=SC2046
+    python3 "$here/make_trace.py" --jobs "$2" --minutes 5,120 $(shape_args "$1") >"$path.part"
+    mv "$path.part" "$path"
+  fi
+  echo "$path"
+}
 
 echo '{"at_s": 0, "job": {"workload_type": "inference", "gpu_vendor": "amd", "image": "rocm/pytorch:latest", "command": "true", "sim": {"duration_s": 1}}}' >"$work/one.jsonl"
 t0=$(date +%s%N)
-"$bin" simulate --fleet "$here/../examples/fleets/large.yaml" --trace "$work/one.jsonl" >/dev/null 2>&1
-t1=$(date +%s%N)
-echo "== 10,000-node fleet: load + one job: $(( (t1 - t0) / 1000000 )) ms"
+"$bin" simulate --fleet "$fleet" --trace "$work/one.jsonl" >/dev/null 2>&1
+echo "== 10,000-node fleet: load + one job: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 
-python3 - "$work" "$jobs" <<'PY'
-import json, random, sys
-work, jobs = sys.argv[1], int(sys.argv[2])
-pools = [("mi300x", "amd", "MI300X", 8, 192, 2.1, 250), ("mi250", "amd", "MI250", 4, 64, 1.4, 250),
-         ("w7900", "amd", "Radeon PRO W7900", 1, 48, 0.6, 200), ("h100", "nvidia", "H100", 8, 80, 2.9, 150),
-         ("l4", "nvidia", "L4", 1, 24, 0.7, 150)]
-with open(f"{work}/fleet.json", "w") as f:
-    json.dump({"seed": 1, "clock": {"mode": "virtual"}, "pools": [
-        {"name": n, "count": c, "region": "us-east", "gpu": {"vendor": v, "model": m, "count": g, "vram_gb": vr},
-         "price_per_gpu_hour": p, "startup": {"provision_s": [1, 5], "image_pull_mb_per_s": 2000}}
-        for (n, v, m, g, vr, p, c) in pools]}, f)
-r = random.Random(1)
-with open(f"{work}/trace.jsonl", "w") as f:
-    for i in range(jobs):
-        vendor = "amd" if r.random() < 0.7 else "nvidia"
-        image = "rocm/pytorch:latest" if vendor == "amd" else "nvidia/cuda:12.4.0-runtime-ubuntu22.04"
-        job = {"workload_type": "batch", "gpu_vendor": vendor, "image": image, "command": "run",
-               "gpu_count": r.choice([1, 1, 1, 2, 4]), "sim": {"duration_s": r.randint(60, 1800), "stdout": ["done"]}}
-        f.write(json.dumps({"at_s": i * 0.5, "job": job}) + "\n")
-PY
-echo "== simulate: $jobs jobs over 1,000 nodes (virtual clock)"
-/usr/bin/time -f "wall %e s, max RSS %M KB" "$bin" simulate --fleet "$work/fleet.json" --trace "$work/trace.jsonl" \
-  >"$work/summary.txt" 2>"$work/err.txt"
-cat "$work/err.txt"
-head -3 "$work/summary.txt"
+printf '%-6s %9s %9s %10s %9s  %s\n' shape jobs wall_s jobs_per_s rss_mb summary
+for jobs in $sizes; do
+  for shape in $shapes; do
+    path="$(trace "$shape" "$jobs")"
+    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" simulate --fleet "$fleet" --trace "$path" --json \
+      >"$work/summary.json" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+    read -r wall rss_kb <"$work/time"
+    summary="$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); j=s.get("jobs",{}); print(" ".join(f"{k}={v}" for k,v in (j.items() if isinstance(j,dict) else [])))' "$work/summary.json" 2>/dev/null || true)"
+    printf '%-6s %9s %9s %10.0f %9.0f  %s\n' "$shape" "$jobs" "$wall" \
+      "$(python3 -c "print($jobs / max($wall, 0.001))")" "$(( rss_kb / 1024 ))" "$summary"
+  done
+done

@@ -134,10 +134,15 @@ Result<Reply> submit_job(const Context& ctx, const Call& call) {
   }
   std::string key = idempotency_key(call);
   std::string hash = key.empty() ? "" : util::sha256_hex(call.body.dump());  // only a key's replay compares it
-  auto submitted = ctx.engine.submit({std::move(*spec), workspace_of(call), std::move(key), std::move(hash)});
+  // What the workspace spent before this job: on a virtual clock the job
+  // may have run to its end before this answer is written.
+  const std::string workspace = workspace_of(call);
+  const double spent_before = ctx.store.spent_usd(workspace);
+  auto submitted = ctx.engine.submit({std::move(*spec), workspace, std::move(key), std::move(hash)});
   if (!submitted) return submitted.error();
   const model::Job& job = submitted->job;
-  std::string text = model::job_to_api_json(job, call.framing, ctx.now_ms(), ctx.store.spent_usd(job.workspace));
+  double spent = submitted->replayed ? ctx.store.spent_usd(job.workspace) : spent_before;
+  std::string text = model::job_to_api_json(job, call.framing, ctx.now_ms(), spent);
   Reply reply = serialized_json(framed_text(std::move(text), call.framing), submitted->replayed ? 200 : 202);
   reply.headers.emplace_back("Location", call.base_url + "/v1/jobs/" + util::percent_encode(job.id));
   return reply;

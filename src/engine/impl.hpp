@@ -95,8 +95,6 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
 
   // scheduler.cpp
   void run_loop();
-  // On a virtual clock: unlocked until the running timer callback returns.
-  void await_timer_callback(std::unique_lock<std::mutex>& lock);
   std::vector<std::string> schedule_locked();
   JobQueue::Next visit_locked(LiveJob& live, SchedulePass& pass);
   void wait_locked(LiveJob& live, SchedulePass& pass, bool head);
@@ -105,9 +103,19 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   void assign_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch);
   void note_waiting_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch);
 
+  // timed_pass.cpp: on a virtual clock the scheduling pass is a clock timer
+  // due now, run on the timer thread (the engine loop only ticks).
+  struct PassGate;  // the pass timer reaches the engine through it while it lives
+  void open_pass_gate();
+  void close_pass_gate();
+  void arm_pass_locked();
+  void disarm_pass_locked();
+  void run_timed_pass();
+
   // launch.cpp
   void launch(const std::string& job_id);
   Result<std::vector<StagedInput>> staged_inputs(const model::Job& job) const;
+  Status prepare_files(const model::Job& job, const exec::Executor* executor) const;
   void start_run(const std::string& job_id, std::shared_ptr<exec::Executor> executor, exec::RunRequest request);
   std::shared_ptr<exec::Executor> executor_for(const model::Job& job) const;
 
@@ -202,8 +210,8 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
 
   mutable std::mutex m_mutex;
   std::condition_variable m_wake_cv;  // the engine loop waits on it
-  bool m_wake = false;                // something changed: run a scheduling pass
-  bool m_wake_held = false;           // the clock is held until that pass is done
+  bool m_wake = false;                // something changed: run a scheduling pass (real clocks)
+  std::optional<util::Clock::TimerId> m_pass_timer;  // the pass due now (virtual clocks)
   bool m_stopping = false;
   bool m_started = false;
   std::thread m_loop;
@@ -224,6 +232,7 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   std::int64_t m_log_backlog = 0;               // output bytes queued since the store was last waited for
   std::unique_ptr<CallbackSender> m_sender;     // set by start() when there is a transport
   std::shared_ptr<LookupGate> m_lookup_gate;    // lookup threads reach the engine through it
+  std::shared_ptr<PassGate> m_pass_gate;        // the pass timer reaches the engine through it
   DelayTimers m_delay_timers;  // last: closed (a firing one finished) before the rest goes
 };
 

@@ -23,22 +23,31 @@ Result<std::vector<StagedInput>> Engine::Impl::staged_inputs(const model::Job& j
   return staged;
 }
 
+// The workspace the job's executor reads, or a clean slate for one that
+// reads none (only a retry can find something there).
+Status Engine::Impl::prepare_files(const model::Job& job, const exec::Executor* executor) const {
+  if (executor && !executor->mounts_workspace())
+    return job.attempts > 1 ? clear_workspace(m_options.data_dir, job.id) : Status(Ok{});
+  auto inputs = staged_inputs(job);
+  return inputs ? prepare_workspace(m_options.data_dir, job.id, *inputs) : Status(inputs.error());
+}
+
 // Prepares the workspace (file copies, without the mutex), then hands the
 // job to its node's executor. A job cancelled meanwhile is left alone.
 void Engine::Impl::launch(const std::string& job_id) {
   model::Job job;
+  std::shared_ptr<exec::Executor> executor;
   {
     std::lock_guard lock(m_mutex);
     LiveJob* live = find_live_locked(job_id);
     if (!live || live->cancelling) return;
     job = live->job;
+    executor = executor_for(job);
   }
-  auto inputs = staged_inputs(job);
-  Status prepared = inputs ? prepare_workspace(m_options.data_dir, job_id, *inputs) : Status(inputs.error());
+  Status prepared = prepare_files(job, executor.get());
   std::unique_lock lock(m_mutex);
   LiveJob* live = find_live_locked(job_id);
   if (!live || live->cancelling) return;
-  auto executor = executor_for(live->job);
   auto node = m_pool.find(live->job.placement->node_id);
   if (!prepared || !executor) {
     store::WriteBatch batch;

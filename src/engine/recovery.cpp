@@ -28,6 +28,7 @@ void clear_run(model::Job& job) {
 // commit.
 Status Engine::Impl::start() {
   open_lookup_gate();
+  open_pass_gate();
   std::unique_lock lock(m_mutex);
   if (m_started) return Ok{};
   m_recorder.continue_after(m_store.counters().max_event_seq);
@@ -38,7 +39,7 @@ Status Engine::Impl::start() {
   for (auto& job : jobs) adopt_locked(std::move(job), batch, resumes);
   if (Status committed = m_store.commit(std::move(batch)); !committed) {
     for (auto& [id, live] : m_live) disarm_delay_locked(live);
-    if (std::exchange(m_wake_held, false)) m_clock->release();  // taken by queue_job_locked
+    disarm_pass_locked();  // armed by queue_job_locked
     m_wake = false;
     m_live.clear();
     m_queue = JobQueue{};
@@ -75,13 +76,11 @@ void Engine::Impl::stop() {
     m_ready = false;
     m_wake_cv.notify_all();
     for (auto& [id, live] : m_live) disarm_delay_locked(live);  // a shared virtual clock must not wait for them
+    disarm_pass_locked();
   }
+  close_pass_gate();  // a pass running on the timer thread finishes first
   m_delay_timers.close();
   if (m_loop.joinable()) m_loop.join();
-  {
-    std::lock_guard lock(m_mutex);
-    if (std::exchange(m_wake_held, false)) m_clock->release();
-  }
   std::set<exec::Executor*> stopped;
   for (auto& [source, executor] : m_executors)
     if (executor && stopped.insert(executor.get()).second) executor->shutdown();

@@ -41,15 +41,15 @@ nlohmann::json route_data(const route::RouteResult& route) {
 
 }  // namespace
 
-// The "engine loop" thread: a scheduling pass whenever something changed
-// (submit, finish, cancel, start), delay checks on every tick.
+// The "engine loop" thread: on a real clock a scheduling pass whenever
+// something changed (submit, finish, cancel, start; on a virtual clock the
+// pass is a clock timer, timed_pass.cpp), periodic work on every tick.
 void Engine::Impl::run_loop() {
   pthread_setname_np(pthread_self(), "engine loop");
   std::unique_lock lock(m_mutex);
   while (!m_stopping) {
     m_wake_cv.wait_for(lock, k_tick, [&] { return m_wake || m_stopping; });
     if (m_stopping) break;
-    if (m_wake) await_timer_callback(lock);
     std::vector<std::string> launches;
     if (std::exchange(m_wake, false)) launches = schedule_locked();
     tick_locked();
@@ -61,20 +61,7 @@ void Engine::Impl::run_loop() {
       if (sweep) sweep_expired_inputs();
       lock.lock();
     }
-    if (!m_wake && std::exchange(m_wake_held, false)) m_clock->release();
   }
-}
-
-// On a virtual clock a pass waits for the timer callback that asked for it to
-// return: one callback may call the engine several times (a lost node ends
-// each of its runs, one at a time), and a pass run between those calls would
-// order the events of one virtual instant by thread timing. The clock hold
-// taken with the wake keeps the next callback from starting meanwhile.
-void Engine::Impl::await_timer_callback(std::unique_lock<std::mutex>& lock) {
-  if (!m_clock->is_virtual()) return;
-  lock.unlock();
-  m_clock->wait_callback_done();
-  lock.lock();
 }
 
 // One pass over the queue in priority-then-FIFO order. A job that cannot be

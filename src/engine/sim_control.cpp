@@ -114,7 +114,7 @@ std::size_t Engine::Impl::cancel_live_jobs(const std::string& reason) {
 // A scheduling pass or a callback delivery pass pending or running.
 bool Engine::Impl::busy() const {
   std::lock_guard lock(m_mutex);
-  return m_wake || m_wake_held || (m_sender && m_sender->holding());
+  return m_wake || m_pass_timer || (m_sender && m_sender->holding());
 }
 
 // At rest: no timer callback runs, the engine is not busy, and the clock

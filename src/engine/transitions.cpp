@@ -26,14 +26,15 @@ void Engine::Impl::queue_job_locked(LiveJob& live) {
   if (live.route_key.empty()) live.route_key = route::route_key(live.job.spec, live.intent);
   m_queue.push(live.job.id, live.job.spec->priority, live.route_key);
   m_fresh.push_back(live.job.id);
-  wake_locked();  // first: a virtual clock must not move to the new timer before the pass
+  wake_locked();  // first: on a virtual clock the pass is then due before the delay timer
   arm_delay_locked(live);
 }
 
 void Engine::Impl::stage_locked(LiveJob& live, store::WriteBatch& batch) {
   live.job.updated_ms = std::max(live.job.updated_ms, now());
   live.tails_dirty = false;
-  batch.jobs.push_back(live.job);
+  // A copy of the job per step is most of a simulated step's cost.
+  if (m_store.keeps_job_states() || model::is_terminal(live.job.status)) batch.jobs.push_back(live.job);
 }
 
 void Engine::Impl::enqueue_locked(store::WriteBatch batch) {
@@ -43,13 +44,12 @@ void Engine::Impl::enqueue_locked(store::WriteBatch batch) {
   if (callbacks && m_sender) m_sender->wake();  // after the queueing: its pass flushes first
 }
 
-// A pending pass holds a virtual clock: time does not move (and no timer
-// fires) until the engine has placed what it can.
+// On a virtual clock the pass is a timer due now: time does not move on
+// until the engine has placed what it can. One callback may call the engine
+// several times (a lost node ends each of its runs, one at a time), and the
+// pass comes after the last of them.
 void Engine::Impl::wake_locked() {
-  if (!m_wake_held && !m_stopping) {
-    m_clock->hold();
-    m_wake_held = true;
-  }
+  if (m_clock->is_virtual()) return arm_pass_locked();
   m_wake = true;
   m_wake_cv.notify_all();
 }

@@ -56,10 +56,16 @@ std::optional<model::Artifact> artifact_of(const fs::directory_entry& entry, con
 
 }  // namespace
 
-Status prepare_workspace(const fs::path& data_dir, const std::string& job_id, const std::vector<StagedInput>& inputs) {
+Status clear_workspace(const fs::path& data_dir, const std::string& job_id) {
   std::error_code error;
   fs::remove_all(model::job_dir(data_dir, job_id), error);
   if (error) return io_error(job_id, "clearing " + model::job_dir(data_dir, job_id).string(), error);
+  return Ok{};
+}
+
+Status prepare_workspace(const fs::path& data_dir, const std::string& job_id, const std::vector<StagedInput>& inputs) {
+  if (Status cleared = clear_workspace(data_dir, job_id); !cleared) return cleared;
+  std::error_code error;
   for (const auto& dir : {model::job_inputs_dir(data_dir, job_id), model::job_scripts_dir(data_dir, job_id),
                           model::job_artifacts_dir(data_dir, job_id)}) {
     if (fs::create_directories(dir, error); error) return io_error(job_id, "creating " + dir.string(), error);

@@ -24,6 +24,10 @@ struct StagedInput {
 Status prepare_workspace(const std::filesystem::path& data_dir, const std::string& job_id,
                          const std::vector<StagedInput>& inputs);
 
+// Removes what an earlier attempt left in <data>/jobs/<id> (for executors
+// that get no prepared workspace). Error IO_ERROR naming the folder.
+Status clear_workspace(const std::filesystem::path& data_dir, const std::string& job_id);
+
 // Every regular file under the job's artifacts dir (symlinks are skipped,
 // never followed), sorted by filename, with size and sha256. Missing dir:
 // none. Files that vanish or cannot be read while walking are skipped.

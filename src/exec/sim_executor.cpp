@@ -57,6 +57,7 @@ class SimExecutor final : public Executor, public std::enable_shared_from_this<S
   ~SimExecutor() override { shutdown(); }
 
   std::string kind() const override { return "sim"; }
+  bool mounts_workspace() const override { return false; }
   Status start(const RunRequest& request, RunSink& sink) override;
   void cancel(const std::string& job_id) override;
   void shutdown() override;

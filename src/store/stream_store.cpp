@@ -12,6 +12,9 @@ namespace jgrid::store {
 namespace {
 
 constexpr std::size_t k_max_queued = 1024;
+// The observer thread is woken once this many batches wait (or on flush):
+// one hand-off between threads per batch cost more than the batch itself.
+constexpr std::size_t k_wake_after = 256;
 
 class StreamStore final : public Store {
  public:
@@ -23,7 +26,7 @@ class StreamStore final : public Store {
       std::lock_guard lock(m_mutex);
       m_stopping = true;
     }
-    m_changed.notify_all();
+    m_work.notify_one();
     m_thread.join();
   }
 
@@ -35,17 +38,21 @@ class StreamStore final : public Store {
   void commit_async(WriteBatch batch) override {
     if (batch.empty()) return;
     std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [&] { return m_queue.size() < k_max_queued; });
+    m_room.wait(lock, [&] { return m_queue.size() < k_max_queued; });
     m_queue.push_back(std::move(batch));
     ++m_queued;
-    m_changed.notify_all();
+    if (m_queue.size() >= k_wake_after) m_work.notify_one();
   }
   void flush() override {
     std::unique_lock lock(m_mutex);
     std::uint64_t target = m_queued;
-    m_changed.wait(lock, [&] { return m_done >= target; });
+    ++m_flushes_waiting;
+    m_work.notify_one();
+    m_done_cv.wait(lock, [&] { return m_done >= target; });
+    --m_flushes_waiting;
   }
   const util::Notifier& committed() const override { return m_committed; }
+  bool keeps_job_states() const override { return false; }
 
   std::optional<model::Job> get_job(const std::string&) const override { return std::nullopt; }
   JobPage list_jobs(const JobQuery&) const override { return {}; }
@@ -87,17 +94,19 @@ class StreamStore final : public Store {
     pthread_setname_np(pthread_self(), "stream store");
     std::unique_lock lock(m_mutex);
     while (true) {
-      m_changed.wait(lock, [&] { return !m_queue.empty() || m_stopping; });
+      m_work.wait(lock, [&] {
+        return m_queue.size() >= k_wake_after || (!m_queue.empty() && m_flushes_waiting > 0) || m_stopping;
+      });
       if (m_queue.empty()) return;
-      WriteBatch batch = std::move(m_queue.front());
-      m_queue.pop_front();
-      m_changed.notify_all();  // room in the queue
+      std::deque<WriteBatch> batches;
+      batches.swap(m_queue);
+      m_room.notify_all();
       lock.unlock();
-      m_observer(batch);
+      for (const auto& batch : batches) m_observer(batch);
       lock.lock();
-      account(batch);
-      ++m_done;
-      m_changed.notify_all();
+      for (const auto& batch : batches) account(batch);
+      m_done += batches.size();
+      m_done_cv.notify_all();
       m_committed.notify();
     }
   }
@@ -111,9 +120,10 @@ class StreamStore final : public Store {
 
   std::function<void(const WriteBatch&)> m_observer;
   mutable std::mutex m_mutex;
-  std::condition_variable m_changed;
+  std::condition_variable m_work, m_room, m_done_cv;
   std::deque<WriteBatch> m_queue;
   std::uint64_t m_queued = 0, m_done = 0;
+  int m_flushes_waiting = 0;
   std::int64_t m_max_event_seq = 0;
   std::map<std::string, double> m_spent;
   bool m_stopping = false;

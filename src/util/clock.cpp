@@ -67,7 +67,6 @@ struct Clock::Timers {
   mutable std::mutex mutex;
   std::condition_variable wake;         // the timer thread waits on it
   mutable std::condition_variable idle;  // wait_idle() waits on it
-  mutable std::condition_variable callback_done;  // wait_callback_done() waits on it
   TimerQueue queue;
   std::uint64_t next_seq = 0;
   int held = 0;          // hold() minus release(), plus 1 while a callback runs
@@ -114,7 +113,6 @@ Clock::TimerId Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
         lock.lock();
         t.in_callback = false;
         ++t.callbacks_run;
-        t.callback_done.notify_all();
         if (--t.held == 0 && t.queue.empty()) t.idle.notify_all();
       }
     });
@@ -165,12 +163,6 @@ void Clock::wait_idle() const {
   m_timers->idle.wait(lock, [&] { return m_timers->is_idle() || m_timers->stopping; });
 }
 
-void Clock::wait_callback_done() const {
-  std::unique_lock lock(m_timers->mutex);
-  if (m_timers->thread.get_id() == std::this_thread::get_id()) return;
-  m_timers->callback_done.wait(lock, [&] { return !m_timers->in_callback || m_timers->stopping; });
-}
-
 Clock::Rest Clock::rest() const {
   std::lock_guard lock(m_timers->mutex);
   const Timers& t = *m_timers;
@@ -187,7 +179,6 @@ void Clock::stop_timers() {
   }
   m_timers->wake.notify_all();
   m_timers->idle.notify_all();
-  m_timers->callback_done.notify_all();
   if (thread.joinable() && thread.get_id() != std::this_thread::get_id()) thread.join();
   else if (thread.joinable()) thread.detach();
 }

@@ -124,6 +124,7 @@ TEST_CASE("sim: a job that cannot be placed is flagged delayed when the clock pa
   server.clock().hold();  // time moves only when this test moves it
   drain_every_node(server);
   auto id = server.submit(job_with({{"duration_s", 60}}));
+  run_due_timers(server.clock());  // the scheduling pass, due now
   server.wait_job(id, [](const Json& job) { return job["delay_reason"].is_object(); });
   auto flagged = [&] {
     server.flush();
@@ -305,7 +306,7 @@ TEST_CASE("sim: reset cancels live jobs, clears faults and deletes every job", "
 
 TEST_CASE("sim: after reset no job of before is known, and new ones run", "[sim]") {
   TestServer server;  // real clock (x100): jobs run and wait while the test acts
-  std::string done = server.submit(job_with({{"duration_s", 1}}));
+  std::string done = server.submit(job_with({{"duration_s", 1}, {"artifacts", {{"result.txt", "ok"}}}}));
   REQUIRE(server.wait_terminal(done)["status"] == "completed");
   Json keyed = job_with({{"duration_s", 1}});
   auto first = server.post("/v1/jobs", keyed, {{"Idempotency-Key", "reset-key"}});

@@ -81,6 +81,7 @@ TEST_CASE("sim: GET /v1/sim/utilisation follows the queue and the GPUs in use pe
     body["sim"] = {{"duration_s", 600}};
     ids.push_back(server.submit(body));
   }
+  run_due_timers(server.clock());  // the scheduling pass is a timer of the held clock
   for (const auto& id : ids) server.wait_job(id, [](const Json& job) { return job["delay_reason"].is_object(); });
   Json waiting = utilisation(server);
   CHECK(last<int>(waiting["queued"]) == 2);
@@ -97,6 +98,7 @@ TEST_CASE("sim: GET /v1/sim/utilisation follows the queue and the GPUs in use pe
   CHECK(queued_samples >= 3);  // two grid samples in those 12 s, and now
 
   node_operation(server, "mi300x-east-1", "undrain");
+  run_due_timers(server.clock());
   for (const auto& id : ids)
     server.wait_job(id, [](const Json& job) { return job.contains("assigned_node_id"); });
   Json placed = utilisation(server);

@@ -108,7 +108,9 @@ struct LogSkip {
 struct RunRequest {
   model::Job job;                       // snapshot at start (spec, attempt, placement)
   model::Node node;                     // the node it was placed on
-  std::filesystem::path workspace_dir;  // <data-dir>/jobs/<id>: inputs/, scripts/, artifacts/ exist
+  // <data-dir>/jobs/<id>: inputs/, scripts/, artifacts/ exist when the
+  // executor mounts_workspace(); otherwise nothing of an earlier attempt is left.
+  std::filesystem::path workspace_dir;
 };
 
 class Executor {
@@ -128,6 +130,11 @@ class Executor {
   // restart the engine keeps their GPUs and offers them to reattach()
   // instead of retrying them at once.
   virtual bool outlives_server() const { return false; }
+  // True when runs read the workspace the engine prepares (folders made,
+  // inputs and scripts copied in): a container mounts it. A simulated node
+  // reads none and makes the folders of what it writes itself, so a million
+  // simulated jobs cost no file-system work.
+  virtual bool mounts_workspace() const { return true; }
   // Takes over a run that an earlier process of the server began and left
   // going (after a restart): its output minus `skip`, then its end, are
   // reported to `sink` as for a run begun by start(), from job.running on.

@@ -135,6 +135,10 @@ class Store {
   virtual void commit_async(WriteBatch batch) = 0;
   // Blocks until everything queued so far is committed.
   virtual void flush() = 0;
+  // False for a store that keeps nothing of a job before its end (the
+  // stream store of `simulate`): the engine then writes a job's document
+  // only once it has ended, and its events as always.
+  virtual bool keeps_job_states() const { return true; }
 
   // Incremented after every committed transaction (live followers wait on it).
   virtual const util::Notifier& committed() const = 0;

@@ -14,9 +14,12 @@
 
 namespace jgrid::store {
 
-// `observer` runs on the store's thread, one batch at a time; commit_async()
-// waits while 1024 batches are queued, so a slow observer slows the writer
-// down instead of growing the queue.
+// `observer` runs on the store's thread, one batch at a time, in commit
+// order. The thread takes the batches over in groups of 256 (or whatever is
+// queued when someone flushes), so spent_usd() and counters() may lag the
+// last commits until flush(); commit_async() waits while 1024 batches are
+// queued, so a slow observer slows the writer down instead of growing the
+// queue.
 std::unique_ptr<Store> make_stream_store(std::function<void(const WriteBatch&)> observer);
 
 }  // namespace jgrid::store

@@ -48,7 +48,7 @@ class Clock {
   // clock no longer moves to its due time for it. False when it already ran,
   // is running, or was dropped before.
   bool cancel(const TimerId& timer);
-  // Work in progress outside the timer thread (e.g. a scheduling pass):
+  // Work in progress outside the timer thread (e.g. callback deliveries):
   // a virtual clock does not move and no timer runs until it is released.
   // Every hold() needs one release(). No effect on real clocks.
   void hold();
@@ -60,10 +60,6 @@ class Clock {
   std::size_t pending_timers() const;
   // Blocks until no timer is pending, nothing is held and no callback runs.
   void wait_idle() const;
-  // Blocks until no timer callback is running (at once on the timer thread
-  // itself). With a hold() taken while the callback ran, the next one cannot
-  // start after it: the holder then sees everything that callback did.
-  void wait_callback_done() const;
   // What a caller outside the timer thread needs to tell whether the clock
   // can still move by itself.
   struct Rest {
