@@ -58,7 +58,7 @@ for jobs in $sizes; do
     /usr/bin/time -f "%e %M" -o "$work/time" "$bin" simulate --fleet "$fleet" --trace "$path" --json \
       >"$work/summary.json" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     read -r wall rss_kb <"$work/time"
-    summary="$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); j=s.get("jobs",{}); print(" ".join(f"{k}={v}" for k,v in (j.items() if isinstance(j,dict) else [])))' "$work/summary.json" 2>/dev/null || true)"
+    summary="$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); w=max((v["p95"] for v in s["queue_wait_s"].values()), default=0); print(" ".join(f"{k}={v}" for k,v in s["by_status"].items()), f"p95_wait_s={w}", "span_s=%s" % s["simulated_seconds"])' "$work/summary.json")"
     printf '%-6s %9s %9s %10.0f %9.0f  %s\n' "$shape" "$jobs" "$wall" \
       "$(python3 -c "print($jobs / max($wall, 0.001))")" "$(( rss_kb / 1024 ))" "$summary"
   done
