@@ -111,10 +111,12 @@ std::size_t Engine::Impl::cancel_live_jobs(const std::string& reason) {
   }
 }
 
-// A scheduling pass or a callback delivery pass pending or running.
+// A scheduling pass (real clocks) or a callback delivery pass pending or
+// running. A virtual clock's pass is a clock timer: settle() sees it among the
+// clock's pending timers, so a test that holds the clock is at rest with it.
 bool Engine::Impl::busy() const {
   std::lock_guard lock(m_mutex);
-  return m_wake || m_pass_timer || (m_sender && m_sender->holding());
+  return m_wake || (m_sender && m_sender->holding());
 }
 
 // At rest: no timer callback runs, the engine is not busy, and the clock

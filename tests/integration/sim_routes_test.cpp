@@ -62,19 +62,6 @@ int nodes_with_status(const TestServer& server, const std::string& status) {
   return count;
 }
 
-// Runs every clock timer due by now, then keeps the clock where it is: a
-// timer due now (after the others due now) holds it again. The caller held
-// the clock; it is held again on return.
-void run_due_timers(util::Clock& clock) {
-  std::promise<void> reached;
-  clock.schedule(clock.now_ms(), [&] {
-    clock.hold();
-    reached.set_value();
-  });
-  clock.release();
-  reached.get_future().wait();
-}
-
 void drain_every_node(const TestServer& server) {
   auto nodes = server.get("/v1/nodes");
   REQUIRE(nodes.status == 200);

@@ -11,17 +11,6 @@ namespace {
 
 const std::vector<std::string> k_pools = {"mi300x-east", "mi250-west", "w7900-east", "h100-west", "l4-east"};
 
-// As the sim routes test: runs the timers due by now, then holds the clock again.
-void run_due_timers(util::Clock& clock) {
-  std::promise<void> reached;
-  clock.schedule(clock.now_ms(), [&] {
-    clock.hold();
-    reached.set_value();
-  });
-  clock.release();
-  reached.get_future().wait();
-}
-
 void node_operation(const TestServer& server, const std::string& node, const std::string& op) {
   REQUIRE(server.post("/v1/sim/nodes/" + node + "/" + op, Json::object()).status == 200);
 }

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -318,6 +319,19 @@ class TestServer {
 inline std::string local_part(const TestServer& server, const std::string& url) {
   REQUIRE(url.rfind(server.url, 0) == 0);
   return url.substr(server.url.size());
+}
+
+// Runs every clock timer due by now, then keeps the clock where it is: a
+// timer due now (after the others due now) holds it again. The caller held
+// the clock; it is held again on return.
+inline void run_due_timers(util::Clock& clock) {
+  std::promise<void> reached;
+  clock.schedule(clock.now_ms(), [&] {
+    clock.hold();
+    reached.set_value();
+  });
+  clock.release();
+  reached.get_future().wait();
 }
 
 }  // namespace jgrid::test
