@@ -83,9 +83,9 @@ if [ -n "$indices" ]; then
   visible="${visible#,}"
   if [ -n "$missing" ]; then
     if [ "$gpu_optional" = 1 ]; then
-      echo "jgrid-local: not on $(hostname):$missing; running without them (gpu_optional)" >&2
+      echo "jgrid-local: not on $HOSTNAME:$missing; running without them (gpu_optional)" >&2
     else
-      echo "jgrid-local: GPU device(s)$missing not found on $(hostname) for Slurm GPU indices $indices: check gres.conf (File=/dev/dri/renderD* or AutoDetect=rsmi)" >&2
+      echo "jgrid-local: GPU device(s)$missing not found on $HOSTNAME for Slurm GPU indices $indices: check gres.conf (File=/dev/dri/renderD* or AutoDetect=rsmi)" >&2
       exit 98
     fi
   fi
@@ -122,7 +122,7 @@ run_container() {
 if ! run_container; then
   "$engine" rm -f "$name" >/dev/null 2>&1
   if ! run_container; then
-    echo "jgrid-local: $engine run failed on $(hostname)" >&2
+    echo "jgrid-local: $engine run failed on $HOSTNAME" >&2
     "$engine" rm -f "$name" >/dev/null 2>&1
     exit 99
   fi
@@ -194,7 +194,7 @@ std::string batch_script(const RunRequest& request, const SlurmOptions& options)
   script += "run=(" + quoted_words(run) + ")\n";
   script += "workload=(" + quoted_words(workload) + ")\n";
   script += "if [ ! -d \"$workspace/artifacts\" ]; then\n"
-            "  echo \"jgrid-local: $workspace is not visible on $(hostname): mount the data dir at the same path on "
+            "  echo \"jgrid-local: $workspace is not visible on $HOSTNAME: mount the data dir at the same path on "
             "every compute node\" >&2\n  exit 97\nfi\n";
   script += k_gpu_indices;
   script += k_gpu_flags;

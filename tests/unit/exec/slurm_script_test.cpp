@@ -9,6 +9,8 @@
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "jgrid/util/files.hpp"
 
 using namespace jgrid;
@@ -126,6 +128,9 @@ TEST_CASE("exec::batch_script runs the container with Slurm's GPUs, the mounts a
   CHECK(bench.read(bench.workspace / "slurm" / "digest") == "sha256:feed\n");
   CHECK(bench.read(bench.workspace / "slurm" / "exit") == "3\n");
   CHECK(bench.read(bench.dir / "out").find("running without them (gpu_optional)") != std::string::npos);
+  char host[256] = {};
+  REQUIRE(::gethostname(host, sizeof host - 1) == 0);
+  CHECK(bench.read(bench.dir / "out").find("not on " + std::string(host) + ":") != std::string::npos);  // bash's $HOSTNAME
 }
 
 TEST_CASE("exec::batch_script refuses a node without the assigned GPU devices", "[exec][slurm]") {
