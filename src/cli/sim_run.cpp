@@ -6,6 +6,7 @@
 #include "jgrid/exec/sim_executor.hpp"
 #include "jgrid/store/stream_store.hpp"
 #include "jgrid/util/ids.hpp"
+#include "trace_prefetch.hpp"
 
 namespace jgrid::cli {
 namespace {
@@ -32,11 +33,12 @@ struct ScratchDir {
 // Trace lines become timers of the virtual clock one at a time: each line's
 // timer submits it (or adds its fault rule) and schedules the next line, so
 // a trace of a million lines holds one pending timer, not a million.
-// Cancels are timers of their own.
+// Cancels are timers of their own. The lines are decoded ahead on the
+// prefetch's thread, in the same order.
 class TraceFeed {
  public:
   TraceFeed(util::Clock& clock, engine::Engine& engine, const Trace& trace)
-      : m_clock(clock), m_engine(engine), m_trace(trace), m_start(clock.now_ms()) {}
+      : m_clock(clock), m_engine(engine), m_trace(trace), m_decoded(trace), m_start(clock.now_ms()) {}
   void start() { schedule(0); }
   long long refused() const { return m_refused; }
 
@@ -48,8 +50,9 @@ class TraceFeed {
   void feed(std::size_t index) {
     const TraceEntry& entry = m_trace.entries()[index];
     schedule(index + 1);
-    if (entry.fault) return add_fault(entry);
-    auto spec = m_trace.job(entry);
+    DecodedEntry decoded = m_decoded.next();
+    if (decoded.fault) return add_fault(std::move(*decoded.fault));
+    auto& spec = *decoded.job;
     if (!spec) return void(++m_refused);
     auto submitted = m_engine.submit(engine::SubmitRequest{std::move(*spec)});
     if (!submitted) return void(++m_refused);
@@ -58,8 +61,7 @@ class TraceFeed {
       (void)m_engine.cancel(id, "local", "cancelled by the trace");
     });
   }
-  void add_fault(const TraceEntry& entry) {
-    auto rule = m_trace.fault(entry);
+  void add_fault(Result<exec::FaultRule> rule) {
     auto* book = m_engine.faults();
     if (rule && book) book->add(std::move(*rule));
   }
@@ -67,6 +69,7 @@ class TraceFeed {
   util::Clock& m_clock;
   engine::Engine& m_engine;
   const Trace& m_trace;
+  TracePrefetch m_decoded;
   std::int64_t m_start;
   long long m_refused = 0;
 };

@@ -100,6 +100,7 @@ std::vector<model::Artifact> collect_artifacts(const fs::path& data_dir, const s
   std::vector<model::Artifact> artifacts;
   fs::path root = model::job_artifacts_dir(data_dir, job_id);
   std::error_code error;
+  if (!fs::is_directory(root, error)) return artifacts;  // a simulated job without artifacts has no such dir
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
   for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
     if (auto artifact = artifact_of(*it, root, job_id, now_ms)) artifacts.push_back(std::move(*artifact));

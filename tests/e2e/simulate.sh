@@ -48,3 +48,13 @@ for _ in $(seq 1 100); do
 done
 [ -n "$done" ] || fail "one-hour job completes on the virtual clock: $(cat "$WORK/job.json")"
 pass "serve --clock virtual with a YAML fleet"
+
+# The figures of docs/simulation.md §5 are with tcmalloc, which the build
+# links whenever libgoogle-perftools-dev is installed (CMake JGRID_ALLOCATOR).
+"$BIN" version --json >"$WORK/version.json"
+if ! grep -q '"allocator":"tcmalloc"' "$WORK/version.json"; then
+  pkg-config --exists libtcmalloc_minimal 2>/dev/null && fail "tcmalloc installed but not linked: $(cat "$WORK/version.json")"
+  skip_or_fail "libgoogle-perftools-dev not installed (apt-get install libgoogle-perftools-dev): simulate runs on glibc's malloc"
+fi
+"$BIN" version | grep -q "(allocator: tcmalloc)" || fail "version names the allocator"
+pass "the binary runs on tcmalloc"
