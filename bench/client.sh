@@ -21,7 +21,7 @@ scale=30  # simulated seconds per real second
 "$bin" serve --port 0 --data-dir "$work/data" --time-scale "$scale" >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
 for _ in $(seq 1 400); do
-  url=$(sed -n 's/^jgrid-local ready url=//p' "$work/serve.out"); [ -n "$url" ] && break; sleep 0.025
+  url=$(sed -n 's/^jgrid-local ready url=//p' "$work/serve.out" 2>/dev/null || true); [ -n "$url" ] && break; sleep 0.025
 done
 export JUNGLE_GRID_API="$url"
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }

@@ -24,7 +24,7 @@ trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -r
 pid=$!
 url=""
 for _ in $(seq 1 400); do
-  url=$(sed -n 's/^jgrid-local ready url=//p' "$work/serve.out"); [ -n "$url" ] && break; sleep 0.025
+  url=$(sed -n 's/^jgrid-local ready url=//p' "$work/serve.out" 2>/dev/null || true); [ -n "$url" ] && break; sleep 0.025
 done
 [ -n "$url" ] || { cat "$work/serve.err" >&2; echo "server did not start" >&2; exit 1; }
 status=0

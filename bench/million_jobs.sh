@@ -45,7 +45,7 @@ t0=$(date +%s%N)
 pid=$!
 url=""
 for _ in $(seq 1 6000); do
-  url=$(sed -n 's/^jgrid-local ready url=//p' "$work/serve.out"); [ -n "$url" ] && break
+  url=$(sed -n 's/^jgrid-local ready url=//p' "$work/serve.out" 2>/dev/null || true); [ -n "$url" ] && break
   kill -0 "$pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
   sleep 0.01
 done

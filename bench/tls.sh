@@ -19,7 +19,7 @@ serve() {  # serve NAME ARGS… : prints the URL
   "$build/jgrid-local" serve --port 0 --ephemeral "${@:2}" >"$work/$1.out" 2>"$work/$1.err" &
   pids+=($!)
   for _ in $(seq 1 400); do
-    url=$(sed -n 's/^jgrid-local ready url=//p' "$work/$1.out")
+    url=$(sed -n 's/^jgrid-local ready url=//p' "$work/$1.out" 2>/dev/null || true)
     [ -n "$url" ] && { echo "$url"; return; }
     sleep 0.025
   done
