@@ -52,7 +52,7 @@ Result<Json> parse_object(const std::string& text, BodyKind kind) {
   Json body;
   try {
     body = Json::parse(text);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // parse_error, or out_of_range for a number like 1e999
     return invalid_request("request body is not valid JSON: " + parse_problem(error.what()));
   }
   if (!body.is_object())

@@ -61,7 +61,7 @@ Result<nlohmann::json> read_fleet_file(const std::string& path) {
   if (extension == ".yaml" || extension == ".yml") return yaml_to_json(text.value(), path);
   try {
     return nlohmann::json::parse(text.value());
-  } catch (const nlohmann::json::parse_error& error) {
+  } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range for a number like 1e999
     return invalid_fleet(path, "not valid JSON: " + parse_problem(error));
   }
 }

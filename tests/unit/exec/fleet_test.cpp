@@ -33,6 +33,12 @@ TEST_CASE("fleet::load_fleet_file reads JSON and reports what is wrong with a fi
   CHECK(broken.error().code == "INVALID_FLEET");
   CHECK_THAT(broken.error().message, Catch::StartsWith(broken_path + ": not valid JSON: "));
 
+  auto huge_path = dir.write("huge.json", "{\"seed\": 1.0e4867, \"pools\": []}");  // beyond a double: no throw
+  auto huge = load_fleet_file(huge_path);
+  REQUIRE_FALSE(huge.ok());
+  CHECK(huge.error().code == "INVALID_FLEET");
+  CHECK_THAT(huge.error().message, Catch::Contains("not valid JSON: number overflow parsing '1.0e4867'"));
+
   doc["pools"][0]["gpu"]["count"] = -1;
   auto invalid_path = dir.write("invalid.json", doc.dump());
   CHECK(load_fleet_file(invalid_path).error().message ==
