@@ -38,7 +38,7 @@ struct ScratchDir {
 class TraceFeed {
  public:
   TraceFeed(util::Clock& clock, engine::Engine& engine, const Trace& trace)
-      : m_clock(clock), m_engine(engine), m_trace(trace), m_decoded(trace), m_start(clock.now_ms()) {}
+      : m_clock(clock), m_engine(engine), m_trace(trace), m_prefetch(trace), m_start(clock.now_ms()) {}
   void start() { schedule(0); }
   long long refused() const { return m_refused; }
 
@@ -50,7 +50,7 @@ class TraceFeed {
   void feed(std::size_t index) {
     const TraceEntry& entry = m_trace.entries()[index];
     schedule(index + 1);
-    DecodedEntry decoded = m_decoded.next();
+    DecodedEntry decoded = m_prefetch.next();
     if (decoded.fault) return add_fault(std::move(*decoded.fault));
     auto& spec = *decoded.job;
     if (!spec) return void(++m_refused);
@@ -69,7 +69,7 @@ class TraceFeed {
   util::Clock& m_clock;
   engine::Engine& m_engine;
   const Trace& m_trace;
-  TracePrefetch m_decoded;
+  TracePrefetch m_prefetch;
   std::int64_t m_start;
   long long m_refused = 0;
 };

@@ -45,9 +45,9 @@ class SimSeries : public SimObserver {
   std::size_t m_max_samples;
   std::int64_t m_interval_ms, m_start_ms = 0, m_next_ms = 0;
   std::unordered_map<std::string, const model::Node*> m_nodes;  // by id
-  std::vector<std::string> m_pools;                   // fleet order
+  std::vector<std::string> m_pools;  // fleet order
   std::map<std::string, std::size_t> m_pool_index;
-  std::unordered_map<std::string, Job> m_jobs;                  // by job id
+  std::unordered_map<std::string, Job> m_jobs;  // by job id
   long long m_queued = 0;
   std::vector<long long> m_running;                   // by pool index
   std::vector<std::int64_t> m_t_ms;                   // samples, relative to start

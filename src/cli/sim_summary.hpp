@@ -42,8 +42,8 @@ class SimSummary : public SimObserver {
 
   const exec::Fleet& m_fleet;
   std::int64_t m_start_ms = 0, m_end_ms = 0;
-  std::unordered_map<std::string, const model::Node*> m_nodes;     // by id
-  std::unordered_map<std::string, Run> m_runs;                     // by job id
+  std::unordered_map<std::string, const model::Node*> m_nodes;  // by id
+  std::unordered_map<std::string, Run> m_runs;  // by job id
   std::map<std::string, std::vector<double>> m_waits;    // by "AMD MI300X"
   std::map<std::string, double> m_busy_gpu_ms;           // by pool
   std::map<std::string, long long> m_statuses, m_failures;
