@@ -34,11 +34,14 @@ struct ScratchDir {
 // timer submits it (or adds its fault rule) and schedules the next line, so
 // a trace of a million lines holds one pending timer, not a million.
 // Cancels are timers of their own. The lines are decoded ahead on the
-// prefetch's thread, in the same order.
+// prefetch's thread, in the same order, and their submits prepared there
+// (screened): the clock's thread only commits them.
 class TraceFeed {
  public:
   TraceFeed(util::Clock& clock, engine::Engine& engine, const Trace& trace)
-      : m_clock(clock), m_engine(engine), m_trace(trace), m_prefetch(trace), m_start(clock.now_ms()) {}
+      : m_clock(clock), m_engine(engine), m_trace(trace),
+        m_prefetch(trace, [&engine](model::JobSpec spec) { return engine.prepare(engine::SubmitRequest{std::move(spec)}); }),
+        m_start(clock.now_ms()) {}
   void start() { schedule(0); }
   long long refused() const { return m_refused; }
 
@@ -52,9 +55,9 @@ class TraceFeed {
     schedule(index + 1);
     DecodedEntry decoded = m_prefetch.next();
     if (decoded.fault) return add_fault(std::move(*decoded.fault));
-    auto& spec = *decoded.job;
-    if (!spec) return void(++m_refused);
-    auto submitted = m_engine.submit(engine::SubmitRequest{std::move(*spec)});
+    auto& prepared = *decoded.job;
+    if (!prepared) return void(++m_refused);
+    auto submitted = m_engine.submit_prepared(std::move(*prepared));
     if (!submitted) return void(++m_refused);
     if (!entry.cancel_at_s) return;
     m_clock.schedule(due(*entry.cancel_at_s), [this, id = submitted->job.id] {

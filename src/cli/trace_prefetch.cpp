@@ -11,19 +11,22 @@ namespace {
 // not per line.
 constexpr std::size_t k_group = 256;
 
-DecodedEntry decode(const Trace& trace, const TraceEntry& entry) {
+DecodedEntry decode(const Trace& trace, const TraceEntry& entry, const TracePrefetch::Prepare& prepare) {
   DecodedEntry decoded;
-  if (entry.fault)
+  if (entry.fault) {
     decoded.fault = trace.fault(entry);
-  else
-    decoded.job = trace.job(entry);
+  } else if (auto spec = trace.job(entry)) {
+    decoded.job = prepare(std::move(*spec));
+  } else {
+    decoded.job = spec.error();
+  }
   return decoded;
 }
 
 }  // namespace
 
-TracePrefetch::TracePrefetch(const Trace& trace, std::size_t ahead)
-    : m_trace(trace), m_ahead(std::max(ahead, k_group)) {
+TracePrefetch::TracePrefetch(const Trace& trace, Prepare prepare, std::size_t ahead)
+    : m_trace(trace), m_prepare(std::move(prepare)), m_ahead(std::max(ahead, k_group)) {
   m_thread = std::thread([this] { run(); });
 }
 
@@ -41,7 +44,7 @@ void TracePrefetch::run() {
   const auto& entries = m_trace.entries();
   std::deque<DecodedEntry> group;
   for (std::size_t index = 0; index < entries.size();) {
-    group.push_back(decode(m_trace, entries[index++]));
+    group.push_back(decode(m_trace, entries[index++], m_prepare));
     if (group.size() < k_group && index < entries.size()) continue;
     std::unique_lock lock(m_mutex);
     m_room.wait(lock, [&] { return m_stopping || m_ready.size() + group.size() <= m_ahead; });

@@ -23,6 +23,12 @@ bool Engine::ready() const { return m_impl->m_ready; }
 
 Result<SubmitResult> Engine::submit(SubmitRequest request) { return m_impl->submit(std::move(request)); }
 
+Result<PreparedSubmit> Engine::prepare(SubmitRequest request) const { return m_impl->prepare(std::move(request)); }
+
+Result<SubmitResult> Engine::submit_prepared(PreparedSubmit prepared) {
+  return m_impl->submit_prepared(std::move(prepared));
+}
+
 Result<model::Job> Engine::cancel(const std::string& job_id, const std::string& workspace, const std::string& reason) {
   return m_impl->cancel(job_id, workspace, reason);
 }

@@ -68,12 +68,17 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
 
   // submit.cpp
   Result<SubmitResult> submit(SubmitRequest request);
+  Result<PreparedSubmit> prepare(SubmitRequest request) const;
+  Result<SubmitResult> submit_prepared(PreparedSubmit prepared);
+  // Runs `submit_new` under the request's idempotency key (when it has one):
+  // an earlier job with that key is returned instead, a concurrent one waited for.
+  template <typename SubmitNew>
+  Result<SubmitResult> under_key(const SubmitRequest& request, SubmitNew&& submit_new);
   Result<std::optional<model::Job>> claim_key(const SubmitRequest& request);
   void release_key(const SubmitRequest& request);
   Status check_inputs(const model::JobSpec& spec, const std::string& workspace) const;
-  Result<SubmitResult> submit_new(const SubmitRequest& request);
-  Result<model::Job> commit_new_job(model::Job job, const screen::Screening& screening, const route::RouteResult& route,
-                                    bool image_pending);
+  Result<SubmitResult> submit_new(const PreparedSubmit& prepared);
+  Result<model::Job> commit_new_job(model::Job job, const PreparedSubmit& prepared, const route::RouteResult& route);
 
   // image_screening.cpp: metadata of images the fleet's catalog does not
   // list, from the image lookup (registries). A job accepted while its

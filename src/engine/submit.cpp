@@ -45,7 +45,23 @@ nlohmann::json submitted_data(const model::Job& job, const screen::Intent& inten
 
 }  // namespace
 
+// With an idempotency key the key is claimed before screening, so a replay
+// returns the earlier job whatever screening would say now.
 Result<SubmitResult> Engine::Impl::submit(SubmitRequest request) {
+  auto prepare_and_submit = [this](const SubmitRequest& claimed) -> Result<SubmitResult> {
+    auto prepared = prepare(claimed);
+    if (!prepared) return prepared.error();
+    return submit_new(*prepared);
+  };
+  return under_key(request, prepare_and_submit);
+}
+
+Result<SubmitResult> Engine::Impl::submit_prepared(PreparedSubmit prepared) {
+  return under_key(prepared.request, [&](const SubmitRequest&) { return submit_new(prepared); });
+}
+
+template <typename SubmitNew>
+Result<SubmitResult> Engine::Impl::under_key(const SubmitRequest& request, SubmitNew&& submit_new) {
   if (request.idempotency_key.empty()) return submit_new(request);
   auto claimed = claim_key(request);
   if (!claimed) return claimed.error();
@@ -53,6 +69,16 @@ Result<SubmitResult> Engine::Impl::submit(SubmitRequest request) {
   auto result = submit_new(request);
   release_key(request);
   return result;
+}
+
+// Screening, and the job's screening text rendered: nothing here reads the
+// engine's changing state (the fleet's catalog and options are fixed).
+Result<PreparedSubmit> Engine::Impl::prepare(SubmitRequest request) const {
+  ImageRead image = read_image(request.spec.image, m_options.image_lookup_bound);
+  screen::Screening screening = screen_read(request.spec, image);
+  if (screening.blocked()) return screening_error(screening);
+  std::string screening_json = screen::job_screening_json(screening);
+  return PreparedSubmit{std::move(request), std::move(screening), std::move(screening_json), image.pending};
 }
 
 // Waits while another submit with the same key is committing, then either
@@ -92,26 +118,25 @@ Status Engine::Impl::check_inputs(const model::JobSpec& spec, const std::string&
   return Ok{};
 }
 
-// Screening, then the inputs, then whether the fleet could ever run it; only
-// then is anything stored.
-Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
-  ImageRead image = read_image(request.spec.image, m_options.image_lookup_bound);
-  screen::Screening screening = screen_read(request.spec, image);
-  if (screening.blocked()) return screening_error(screening);
+// The inputs (screening was prepared), then whether the fleet could ever
+// run it; only then is anything stored.
+Result<SubmitResult> Engine::Impl::submit_new(const PreparedSubmit& prepared) {
+  const SubmitRequest& request = prepared.request;
   if (auto inputs = check_inputs(request.spec, request.workspace); !inputs) return inputs.error();
+  const screen::Intent& intent = prepared.screening.intent;
   route::RouteResult route;
   {
     std::lock_guard lock(m_mutex);
-    route = route::place(route::RouteRequest{request.spec, screening.intent}, m_pool.index());
+    route = route::place(route::RouteRequest{request.spec, intent}, m_pool.index());
   }
   // A job whose image is still being looked up is judged when the lookup
   // ends (the registry may show ROCm evidence the name lacks).
-  if (route.status == route::RouteResult::Status::unavailable && !image.pending)
-    return capacity_error(route, screening.intent, m_fleet.nodes.size());
+  if (route.status == route::RouteResult::Status::unavailable && !prepared.image_pending)
+    return capacity_error(route, intent, m_fleet.nodes.size());
   double cost = cost_for(likely_price(route), request.spec.gpu_count, estimate_runtime(request.spec).expected_minutes);
-  auto job = commit_new_job(new_job(request, now(), cost), screening, route, image.pending);
+  auto job = commit_new_job(new_job(request, now(), cost), prepared, route);
   if (!job) return job.error();
-  if (image.pending) watch_image(job->id, request.spec.image);
+  if (prepared.image_pending) watch_image(job->id, request.spec.image);
   return SubmitResult{std::move(*job), false};
 }
 
@@ -120,11 +145,15 @@ Result<SubmitResult> Engine::Impl::submit_new(const SubmitRequest& request) {
 // concurrent submits share one transaction. Only then does the scheduler see it.
 // A job that the submit's route already found waiting for capacity is noted
 // so in the same write (the scheduler would write it a second time).
-Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const screen::Screening& screening,
-                                                const route::RouteResult& route, bool image_pending) {
+Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const PreparedSubmit& prepared,
+                                                const route::RouteResult& route) {
   const std::string id = job.id;
-  job.screening = screen::job_screening_json(screening);
-  store::warm_job_encoding(job);  // here, in parallel with other submits, not on the writer thread
+  const screen::Screening& screening = prepared.screening;
+  const bool image_pending = prepared.image_pending;
+  job.screening = prepared.screening_json;
+  // Here, in parallel with other submits, not on the writer thread; a store
+  // that keeps no job documents never encodes one.
+  if (m_store.keeps_job_states()) store::warm_job_encoding(job);
   {
     std::lock_guard lock(m_mutex);
     LiveJob& live = m_live.emplace(id, LiveJob{std::move(job), screening.intent}).first->second;

@@ -50,6 +50,7 @@
 #include "jgrid/model/job.hpp"
 #include "jgrid/model/job_input.hpp"
 #include "jgrid/model/node.hpp"
+#include "jgrid/screen/screen.hpp"
 #include "jgrid/store/store.hpp"
 #include "jgrid/util/clock.hpp"
 #include "jgrid/util/result.hpp"
@@ -88,6 +89,17 @@ struct SubmitRequest {
   std::string workspace = "local";
   std::string idempotency_key;           // "" none (header or metadata.client_request_id)
   std::string request_hash;              // identifies the body for idempotency conflicts
+};
+
+// A submit's first half (Engine::prepare): the request with its screening
+// done and rendered. It depends only on the request and the fleet's image
+// catalog (or the registry lookup), never on the engine's changing state,
+// so it may be made on any thread and ahead of time.
+struct PreparedSubmit {
+  SubmitRequest request;
+  screen::Screening screening;
+  std::string screening_json;  // the job document's `screening` member
+  bool image_pending = false;  // the registry lookup of its image outlived its bound
 };
 
 struct SubmitResult {
@@ -142,6 +154,12 @@ class Engine {
   // the message says what to change; details.retry_after_seconds),
   // STORE_WRITE_FAILED.
   Result<SubmitResult> submit(SubmitRequest request);
+  // submit() in two halves: prepare() screens (error SCREENING_REJECTED) and
+  // is thread-safe, reading nothing that changes; submit_prepared() does the
+  // rest, with the other errors above. A trace feed prepares on a thread of
+  // its own while the virtual clock's thread only commits.
+  Result<PreparedSubmit> prepare(SubmitRequest request) const;
+  Result<SubmitResult> submit_prepared(PreparedSubmit prepared);
 
   // Cancels a live job: the executor is stopped and the job is `cancelled`
   // when this returns. Errors: NOT_FOUND (unknown or other workspace),

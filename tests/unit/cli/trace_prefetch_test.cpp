@@ -21,15 +21,21 @@ std::string write_long_trace(int lines) {
   return path.string();
 }
 
+// Refuses images whose tag ends in 7: a preparation's error is the entry's.
+jgrid::Result<jgrid::engine::PreparedSubmit> prepare(jgrid::model::JobSpec spec) {
+  if (spec.image.back() == '7') return jgrid::make_error("SCREENING_REJECTED", "refused " + spec.image);
+  return jgrid::engine::PreparedSubmit{{std::move(spec)}};
+}
+
 }  // namespace
 
-TEST_CASE("cli::TracePrefetch gives every entry decoded, in the trace's order, past its window", "[cli]") {
+TEST_CASE("cli::TracePrefetch gives every entry decoded and prepared, in the trace's order, past its window", "[cli]") {
   const int lines = 3000;
   auto trace = jgrid::cli::Trace::load(write_long_trace(lines));
   INFO((trace ? std::string() : trace.error().message));
   REQUIRE(trace);
   REQUIRE(trace->size() == static_cast<std::size_t>(lines));
-  jgrid::cli::TracePrefetch prefetch(*trace, 300);  // far fewer than the lines: the reader waits for room
+  jgrid::cli::TracePrefetch prefetch(*trace, prepare, 300);  // far fewer than the lines: the reader waits for room
   for (int i = 0; i < lines; ++i) {
     INFO("entry " << i);
     auto decoded = prefetch.next();
@@ -40,8 +46,13 @@ TEST_CASE("cli::TracePrefetch gives every entry decoded, in the trace's order, p
       CHECK((*decoded.fault)->value == 1 + i % 255);
     } else {
       REQUIRE(decoded.job);
-      REQUIRE(*decoded.job);
-      CHECK((*decoded.job)->image == "rocm/img:" + std::to_string(i));
+      if (i % 10 == 7) {
+        REQUIRE_FALSE(*decoded.job);
+        CHECK(decoded.job->error().message == "refused rocm/img:" + std::to_string(i));
+      } else {
+        REQUIRE(*decoded.job);
+        CHECK((*decoded.job)->request.spec.image == "rocm/img:" + std::to_string(i));
+      }
     }
   }
 }
@@ -49,7 +60,7 @@ TEST_CASE("cli::TracePrefetch gives every entry decoded, in the trace's order, p
 TEST_CASE("cli::TracePrefetch stops its reader when dropped before the end", "[cli]") {
   auto trace = jgrid::cli::Trace::load(write_long_trace(2000));
   REQUIRE(trace);
-  jgrid::cli::TracePrefetch prefetch(*trace, 256);
+  jgrid::cli::TracePrefetch prefetch(*trace, prepare, 256);
   auto first = prefetch.next();
   CHECK(first.fault);
   // The destructor returns although the reader waits for room with lines left.
