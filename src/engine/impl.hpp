@@ -222,7 +222,7 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   std::thread m_loop;
   std::condition_variable m_keys_cv;  // a pending idempotency key was released
   std::set<std::string> m_pending_keys;
-  std::map<std::string, LiveJob> m_live;
+  LiveJobs m_live;
   JobQueue m_queue;
   std::vector<std::string> m_fresh;             // queued since the last pass
   NodePool m_pool;

@@ -9,11 +9,14 @@ int priority_rank(const std::string& priority) {
 }
 
 void JobQueue::push(const std::string& job_id, const std::string& priority, const std::string& lane) {
-  if (m_entries.count(job_id)) return;
-  Key key{priority_rank(priority), m_next_arrival++, job_id};
-  m_order.insert(key);
-  m_lanes[lane].insert(key);
-  m_entries.emplace(job_id, Entry{key, lane});
+  auto [entry, added] = m_entries.try_emplace(job_id);
+  if (!added) return;
+  const std::string* id = &entry->first;
+  Key key{priority_rank(priority), m_next_arrival++};
+  auto lane_it = m_lanes.try_emplace(lane).first;
+  entry->second = Entry{key, lane_it};
+  m_order.emplace(key, id);
+  lane_it->second.emplace(key, id);
   if (m_history) m_history->add_queued(1);
 }
 
@@ -21,7 +24,7 @@ void JobQueue::remove(const std::string& job_id) {
   auto it = m_entries.find(job_id);
   if (it == m_entries.end()) return;
   m_order.erase(it->second.key);
-  auto lane = m_lanes.find(it->second.lane);
+  auto lane = it->second.lane;
   lane->second.erase(it->second.key);
   if (lane->second.empty() && !m_visiting) m_lanes.erase(lane);  // a visit holds lane pointers
   m_entries.erase(it);
@@ -35,24 +38,25 @@ std::size_t JobQueue::size() const { return m_entries.size(); }
 std::vector<std::string> JobQueue::ordered() const {
   std::vector<std::string> ids;
   ids.reserve(m_order.size());
-  for (const auto& key : m_order) ids.push_back(std::get<2>(key));
+  for (const auto& [key, id] : m_order) ids.push_back(*id);
   return ids;
 }
 
 // The lanes' first jobs sit in `heads`, ordered like the queue; a visited
 // head is replaced by the next job of its lane only after `same_lane`.
 void JobQueue::visit_lanes(const std::function<Next(const std::string&)>& visit) {
-  std::set<std::pair<Key, std::set<Key>*>> heads;
-  for (auto& [name, keys] : m_lanes)
-    if (!keys.empty()) heads.emplace(*keys.begin(), &keys);
+  std::set<std::pair<Key, Lane*>> heads;
+  for (auto& [name, lane] : m_lanes)
+    if (!lane.empty()) heads.emplace(lane.begin()->first, &lane);
   m_visiting = true;
   while (!heads.empty()) {
     auto [key, lane] = *heads.begin();
     heads.erase(heads.begin());
-    auto after = lane->upper_bound(key);  // found before the visit may erase `key`
-    Key next = after == lane->end() ? Key{} : *after;
+    auto at = lane->find(key);
+    auto after = std::next(at);  // found before the visit may erase `key`
     bool has_next = after != lane->end();
-    Next decision = visit(std::get<2>(key));
+    Key next = has_next ? after->first : Key{};
+    Next decision = visit(*at->second);
     if (decision == Next::stop) break;
     if (decision == Next::same_lane && has_next && lane->count(next)) heads.emplace(next, lane);
   }

@@ -10,7 +10,8 @@
 #include <map>
 #include <set>
 #include <string>
-#include <tuple>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "jgrid/engine/fleet_history.hpp"
@@ -22,6 +23,12 @@ int priority_rank(const std::string& priority);
 
 class JobQueue {
  public:
+  JobQueue() = default;
+  JobQueue(JobQueue&&) = default;  // moves keep the nodes the entries point at
+  JobQueue& operator=(JobQueue&&) = default;
+  JobQueue(const JobQueue&) = delete;
+  JobQueue& operator=(const JobQueue&) = delete;
+
   // What a lane visit decides: go on with the next job of the same lane,
   // leave this lane for the rest of the pass, or end the pass.
   enum class Next { same_lane, other_lanes, stop };
@@ -44,14 +51,16 @@ class JobQueue {
   void watch(FleetHistory* history) { m_history = history; }
 
  private:
-  using Key = std::tuple<int, std::uint64_t, std::string>;  // rank, arrival, id
+  // (rank, arrival): unique, so no job id is copied or compared to order jobs.
+  using Key = std::pair<int, std::uint64_t>;
+  using Lane = std::map<Key, const std::string*>;  // the ids point at m_entries' keys
   struct Entry {
     Key key;
-    std::string lane;
+    std::map<std::string, Lane>::iterator lane;
   };
-  std::set<Key> m_order;
-  std::map<std::string, std::set<Key>> m_lanes;  // empty lanes are dropped after a visit
-  std::map<std::string, Entry> m_entries;
+  Lane m_order;
+  std::map<std::string, Lane> m_lanes;  // by lane name; empty lanes are dropped after a visit
+  std::unordered_map<std::string, Entry> m_entries;
   std::uint64_t m_next_arrival = 0;
   bool m_visiting = false;
   FleetHistory* m_history = nullptr;

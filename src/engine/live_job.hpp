@@ -2,8 +2,11 @@
 // The engine's in-memory record of a non-terminal job: the job document plus
 // the counters and flags that drive its lifecycle. Guarded by the engine mutex.
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "jgrid/model/job.hpp"
@@ -32,6 +35,44 @@ struct LiveJob {
   std::vector<std::uint32_t> fitting_classes;  // node classes it could use once GPUs free up (sorted)
   screen::OutputScan output_scan;   // the first line of each failure diagnosis code in its kept output
   DelayTimers::Armed delay_timer;   // the delay threshold of the current phase, while it has not fired
+};
+
+// The live jobs by id, ordered (iteration goes in id order) and hashed: every
+// executor call finds its job, and with tens of thousands of jobs queued a
+// walk down a tree of string compares cost more than the call's own work.
+class LiveJobs {
+ public:
+  using Map = std::map<std::string, LiveJob>;
+  // Adds `live` under its job's id; one already there is kept and returned.
+  LiveJob& add(LiveJob live) {
+    auto [it, added] = m_by_id.try_emplace(live.job.id, std::move(live));
+    if (added) m_index.emplace(it->first, &it->second);
+    return it->second;
+  }
+  LiveJob* find(std::string_view id) const {
+    auto it = m_index.find(id);
+    return it == m_index.end() ? nullptr : it->second;
+  }
+  // Precondition: the job is live.
+  LiveJob& at(std::string_view id) const { return *m_index.at(id); }
+  void erase(const std::string& id) {
+    m_index.erase(id);
+    m_by_id.erase(id);
+  }
+  void clear() {
+    m_index.clear();
+    m_by_id.clear();
+  }
+  bool empty() const { return m_by_id.empty(); }
+  std::size_t size() const { return m_by_id.size(); }
+  Map::iterator begin() { return m_by_id.begin(); }
+  Map::iterator end() { return m_by_id.end(); }
+  Map::const_iterator begin() const { return m_by_id.begin(); }
+  Map::const_iterator end() const { return m_by_id.end(); }
+
+ private:
+  Map m_by_id;
+  std::unordered_map<std::string_view, LiveJob*> m_index;  // views of m_by_id's keys
 };
 
 // Output is read for a failure diagnosis on AMD nodes only (screen::diagnose

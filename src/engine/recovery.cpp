@@ -101,7 +101,7 @@ void Engine::Impl::rescan_output_locked(LiveJob& live) {
 
 void Engine::Impl::adopt_locked(model::Job job, store::WriteBatch& batch, std::vector<std::string>& resumes) {
   const std::string id = job.id;
-  LiveJob& live = m_live.emplace(id, LiveJob{std::move(job)}).first->second;
+  LiveJob& live = m_live.add(LiveJob{std::move(job)});
   // No wait at a restart: a lookup still running parks a queued job again.
   ImageRead image = read_image(live.job.spec->image, std::chrono::milliseconds(0));
   live.intent = screen_read(*live.job.spec, image).intent;

@@ -156,7 +156,7 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const PreparedSu
   if (m_store.keeps_job_states()) store::warm_job_encoding(job);
   {
     std::lock_guard lock(m_mutex);
-    LiveJob& live = m_live.emplace(id, LiveJob{std::move(job), screening.intent}).first->second;
+    LiveJob& live = m_live.add(LiveJob{std::move(job), screening.intent});
     store::WriteBatch batch;
     m_recorder.event(live, batch,
                      {"job.submitted", "api", "Job submitted: " + live.job.spec->name,

@@ -18,8 +18,7 @@ Engine::Impl::Impl(store::Store& store, std::shared_ptr<util::Clock> clock, exec
       m_delay_timers(*m_clock, [this](const std::string& job_id, std::uint64_t token) { delay_due(job_id, token); }) {}
 
 LiveJob* Engine::Impl::find_live_locked(const std::string& job_id) {
-  auto it = m_live.find(job_id);
-  return it == m_live.end() ? nullptr : &it->second;
+  return m_live.find(job_id);
 }
 
 void Engine::Impl::queue_job_locked(LiveJob& live) {

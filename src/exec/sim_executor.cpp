@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include "exec/sim_artifacts.hpp"
 #include "exec/sim_plan.hpp"
@@ -22,7 +23,7 @@ constexpr std::int64_t k_container_ms = 300;
 constexpr std::int64_t k_running_ms = 500;
 enum class Stage { provision, pull, inspect, inputs, container, running, output, finish, interrupt };
 
-struct Run {
+struct Run : std::enable_shared_from_this<Run> {
   std::uint64_t id = 0;
   RunRequest request;
   RunSink* sink = nullptr;
@@ -31,6 +32,7 @@ struct Run {
   std::int64_t pull_ms = 0;          // 0 when the node had the image
   std::int64_t running_at_ms = 0;
   std::size_t next_line = 0;
+  bool current = true;  // false once cancelled or ended: its pending timers do nothing (under m_mutex)
 };
 
 struct Next {
@@ -69,10 +71,11 @@ class SimExecutor final : public Executor, public std::enable_shared_from_this<S
   static Handler handler(Stage stage);
 
   RunPlan plan(const RunRequest& request, SimBehaviour behaviour, std::uint64_t ordinal);
-  void fire(const std::string& job_id, std::uint64_t run_id, Next next);
-  void push(const std::string& job_id, std::uint64_t run_id, Next next);
+  void fire(const std::weak_ptr<Run>& weak_run, Next next);
+  void push(const std::shared_ptr<Run>& run, Next next);
   bool on_timer_thread() const;
-  bool is_current(const std::string& job_id, std::uint64_t run_id) const;
+  // Takes the run out of m_runs (if it is still there); its timers then do nothing.
+  void retire_locked(Run& run);
 
   // Stage handlers run on the timer thread without the lock: they report to
   // the sink and say when the next stage is due (nullopt: the run is over).
@@ -93,10 +96,10 @@ class SimExecutor final : public Executor, public std::enable_shared_from_this<S
   FaultBook m_faults;
   mutable std::mutex m_mutex;
   std::condition_variable m_idle;  // a stage handler returned
-  std::map<std::string, std::shared_ptr<Run>> m_runs;  // by job id
+  std::unordered_map<std::string, std::shared_ptr<Run>> m_runs;  // by job id
   std::map<std::pair<std::string, std::string>, std::int64_t> m_image_ready;  // (node id, image) -> clock ms
   std::uint64_t m_next_run = 0;
-  std::string m_in_flight;         // job whose stage handler runs now
+  const Run* m_in_flight = nullptr;  // run whose stage handler runs now
   std::thread::id m_timer_thread;  // the thread that runs handlers
   bool m_stopping = false;
 };
@@ -122,22 +125,26 @@ Status SimExecutor::start(const RunRequest& request, RunSink& sink) {
   run->id = ++m_next_run;
   run->plan = plan(request, behaviour.value(), run->id);
   m_runs[job_id] = run;
-  push(job_id, run->id, {m_clock->now_ms(), Stage::provision});
+  push(run, {m_clock->now_ms(), Stage::provision});
   return Ok{};
 }
 
 void SimExecutor::cancel(const std::string& job_id) {
   std::unique_lock lock(m_mutex);
-  m_runs.erase(job_id);  // its pending timers find no run and are dropped
+  auto it = m_runs.find(job_id);
+  if (it == m_runs.end()) return;
+  std::shared_ptr<Run> run = it->second;
+  retire_locked(*run);  // its pending timers do nothing
   if (on_timer_thread()) return;  // called from one of our own sink calls
-  m_idle.wait(lock, [&] { return m_in_flight != job_id; });
+  m_idle.wait(lock, [&] { return m_in_flight != run.get(); });
 }
 
 void SimExecutor::shutdown() {
   std::unique_lock lock(m_mutex);
   m_stopping = true;
+  for (auto& [id, run] : m_runs) run->current = false;
   m_runs.clear();
-  if (!on_timer_thread()) m_idle.wait(lock, [&] { return m_in_flight.empty(); });
+  if (!on_timer_thread()) m_idle.wait(lock, [&] { return m_in_flight == nullptr; });
 }
 
 void SimExecutor::reset() {
@@ -146,32 +153,34 @@ void SimExecutor::reset() {
 }
 
 bool SimExecutor::on_timer_thread() const {
-  return !m_in_flight.empty() && std::this_thread::get_id() == m_timer_thread;
+  return m_in_flight != nullptr && std::this_thread::get_id() == m_timer_thread;
 }
 
-void SimExecutor::push(const std::string& job_id, std::uint64_t run_id, Next next) {
-  std::weak_ptr<SimExecutor> weak = weak_from_this();
-  m_clock->schedule(next.due_ms, [weak, job_id, run_id, next] {
-    if (auto self = weak.lock()) self->fire(job_id, run_id, next);
+void SimExecutor::retire_locked(Run& run) {
+  if (!run.current) return;
+  run.current = false;
+  m_runs.erase(run.request.job.id);
+}
+
+// A timer holds its run weakly: one retired and released costs its pending
+// timers nothing but a failed lock.
+void SimExecutor::push(const std::shared_ptr<Run>& run, Next next) {
+  m_clock->schedule(next.due_ms, [weak_self = weak_from_this(), weak_run = std::weak_ptr<Run>(run), next] {
+    if (auto self = weak_self.lock()) self->fire(weak_run, next);
   });
 }
 
-bool SimExecutor::is_current(const std::string& job_id, std::uint64_t run_id) const {
-  auto it = m_runs.find(job_id);
-  return it != m_runs.end() && it->second->id == run_id;
-}
-
-void SimExecutor::fire(const std::string& job_id, std::uint64_t run_id, Next next) {
+void SimExecutor::fire(const std::weak_ptr<Run>& weak_run, Next next) {
   std::unique_lock lock(m_mutex);
-  if (!is_current(job_id, run_id)) return;  // cancelled or finished
-  std::shared_ptr<Run> run = m_runs[job_id];
-  m_in_flight = job_id;
+  std::shared_ptr<Run> run = weak_run.lock();
+  if (!run || !run->current) return;  // cancelled or finished
+  m_in_flight = run.get();
   m_timer_thread = std::this_thread::get_id();
   lock.unlock();
   std::optional<Next> after = (this->*handler(next.stage))(*run, next.due_ms);
   lock.lock();
-  m_in_flight.clear();
-  if (after && is_current(job_id, run_id)) push(job_id, run_id, *after);
+  m_in_flight = nullptr;
+  if (after && run->current) push(run, *after);
   m_idle.notify_all();
 }
 
@@ -290,7 +299,7 @@ std::optional<Next> SimExecutor::running(Run& run, std::int64_t at) {
   const model::Node& node = run.request.node;
   run.sink->step(run.request.job.id, Phase::workload_execution, "job.running", "Workload running on " + node.name,
                  Json{{"node_id", node.id}, {"node", node.name}});
-  if (run.plan.interrupt_ms) push(run.request.job.id, run.id, {at + *run.plan.interrupt_ms, Stage::interrupt});
+  if (run.plan.interrupt_ms) push(run.shared_from_this(), {at + *run.plan.interrupt_ms, Stage::interrupt});
   if (m_output == SimOutput::at_end) return Next{at + run.plan.run_ms, Stage::finish};
   return Next{at, Stage::output};
 }
@@ -308,7 +317,7 @@ std::optional<Next> SimExecutor::finish(Run& run, std::int64_t) {
   {
     // Retired before finished() so that the sink may start this job again.
     std::lock_guard lock(m_mutex);
-    if (is_current(job_id, run.id)) m_runs.erase(job_id);
+    retire_locked(run);
   }
   RunOutcome outcome = run.plan.outcome;
   bool ran = run.running_at_ms > 0;  // not a failed pull or start
@@ -336,16 +345,14 @@ std::optional<Next> SimExecutor::interrupt(Run& run, std::int64_t) {
   std::vector<std::shared_ptr<Run>> lost;
   {
     std::lock_guard lock(m_mutex);
-    for (auto it = m_runs.begin(); it != m_runs.end();) {
-      bool same_node = it->second->request.node.id == run.request.node.id;
-      if (it->second.get() == &run || (outcome.node_status == "offline" && same_node)) {
-        lost.push_back(it->second);
-        it = m_runs.erase(it);
-      } else {
-        ++it;
-      }
+    for (const auto& [id, other] : m_runs) {
+      bool same_node = other->request.node.id == run.request.node.id;
+      if (other.get() == &run || (outcome.node_status == "offline" && same_node)) lost.push_back(other);
     }
+    for (const auto& other : lost) retire_locked(*other);
   }
+  // In job id order, whatever the order of the hash table: one event order for one input.
+  std::sort(lost.begin(), lost.end(), [](const auto& a, const auto& b) { return a->request.job.id < b->request.job.id; });
   for (const auto& other : lost) {
     other->sink->output(other->request.job.id, "stderr", outcome.message);
     other->sink->finished(other->request.job.id, outcome);

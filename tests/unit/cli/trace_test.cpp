@@ -52,3 +52,38 @@ TEST_CASE("cli::Trace::load names a bad fault line and its field", "[cli]") {
   REQUIRE_FALSE(not_object);
   CHECK_THAT(not_object.error().message, Catch::Contains("fault: expected a fault rule object"));
 }
+
+// Past a megabyte the file is checked in parts on threads of their own: the
+// lines keep their numbers and order, and the file's first bad line is named.
+TEST_CASE("cli::Trace::load of a large trace keeps every line's number and order, and names the first bad line", "[cli]") {
+  const int lines = 15000;  // about 1.5 MB
+  auto body = [&](int bad_a, int bad_b) {
+    std::string text;
+    for (int n = 1; n <= lines; ++n) {
+      if (n % 1000 == 0) text += "# a comment line\n";
+      else if (n == bad_a || n == bad_b) text += R"({"at_s": 1, "job": {"workload_type": "nope"}})" "\n";
+      else text += R"({"at_s": )" + std::to_string(n % 7) + R"(, "job": )" + k_job + "}\n";
+    }
+    return text;
+  };
+  auto trace = jgrid::cli::Trace::load(write_trace("large", body(0, 0)));
+  REQUIRE(trace);
+  REQUIRE(trace->size() == static_cast<std::size_t>(lines - lines / 1000));
+  std::vector<int> expected;  // by time, file order among equal times
+  for (int at = 0; at < 7; ++at)
+    for (int n = 1; n <= lines; ++n)
+      if (n % 1000 != 0 && n % 7 == at) expected.push_back(n);
+  std::vector<int> got;
+  for (const auto& entry : trace->entries()) got.push_back(entry.line);
+  CHECK(got == expected);
+  auto last = trace->job(trace->entries().back());  // read again by offset, from the second part
+  REQUIRE(last);
+  CHECK(last->image == "rocm/pytorch:latest");
+
+  auto late = jgrid::cli::Trace::load(write_trace("large-late", body(14500, 0)));
+  REQUIRE_FALSE(late);
+  CHECK_THAT(late.error().message, Catch::Contains("large-late.jsonl:14500: job.workload_type"));
+  auto both = jgrid::cli::Trace::load(write_trace("large-both", body(14500, 3)));
+  REQUIRE_FALSE(both);
+  CHECK_THAT(both.error().message, Catch::Contains("large-both.jsonl:3: job.workload_type"));
+}
