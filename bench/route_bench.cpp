@@ -183,7 +183,7 @@ void bench_router(int node_count, Variant variant) {
 class HoldExecutor final : public exec::Executor {
  public:
   std::string kind() const override { return "hold"; }
-  Status start(const exec::RunRequest& request, exec::RunSink& sink) override {
+  Status start(exec::RunRequest request, exec::RunSink& sink) override {
     std::lock_guard lock(m_mutex);
     m_sink = &sink;
     m_started.push_back(request.job.id);

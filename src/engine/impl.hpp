@@ -77,8 +77,8 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   Result<std::optional<model::Job>> claim_key(const SubmitRequest& request);
   void release_key(const SubmitRequest& request);
   Status check_inputs(const model::JobSpec& spec, const std::string& workspace) const;
-  Result<SubmitResult> submit_new(const PreparedSubmit& prepared);
-  Result<model::Job> commit_new_job(model::Job job, const PreparedSubmit& prepared, const route::RouteResult& route);
+  Result<SubmitResult> submit_new(PreparedSubmit& prepared);
+  Result<model::Job> commit_new_job(model::Job job, PreparedSubmit& prepared, const route::RouteResult& route);
 
   // image_screening.cpp: metadata of images the fleet's catalog does not
   // list, from the image lookup (registries). A job accepted while its
@@ -119,8 +119,14 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
 
   // launch.cpp
   void launch(const std::string& job_id);
-  Result<std::vector<StagedInput>> staged_inputs(const model::Job& job) const;
-  Status prepare_files(const model::Job& job, const exec::Executor* executor) const;
+  // What preparing a job's workspace reads of it (a copy of the whole job cost more).
+  struct LaunchFiles {
+    std::string job_id;
+    util::Frozen<model::JobSpec> spec;
+    int attempts = 0;
+  };
+  Result<std::vector<StagedInput>> staged_inputs(const LaunchFiles& files) const;
+  Status prepare_files(const LaunchFiles& files, const exec::Executor* executor) const;
   void start_run(const std::string& job_id, std::shared_ptr<exec::Executor> executor, exec::RunRequest request);
   std::shared_ptr<exec::Executor> executor_for(const model::Job& job) const;
 

@@ -11,13 +11,13 @@ std::shared_ptr<exec::Executor> Engine::Impl::executor_for(const model::Job& job
   return it == m_executors.end() ? nullptr : it->second;
 }
 
-Result<std::vector<StagedInput>> Engine::Impl::staged_inputs(const model::Job& job) const {
+Result<std::vector<StagedInput>> Engine::Impl::staged_inputs(const LaunchFiles& files) const {
   std::vector<StagedInput> staged;
-  for (const auto* ids : {&job.spec->input_files, &job.spec->script_files}) {
+  for (const auto* ids : {&files.spec->input_files, &files.spec->script_files}) {
     for (const auto& id : *ids) {
       auto input = m_store.get_input(id);
-      if (!input) return make_error("JOB_INPUT_NOT_FOUND", "job input " + id + " of " + job.id + " not found");
-      staged.push_back(StagedInput{std::move(*input), ids == &job.spec->script_files});
+      if (!input) return make_error("JOB_INPUT_NOT_FOUND", "job input " + id + " of " + files.job_id + " not found");
+      staged.push_back(StagedInput{std::move(*input), ids == &files.spec->script_files});
     }
   }
   return staged;
@@ -25,26 +25,26 @@ Result<std::vector<StagedInput>> Engine::Impl::staged_inputs(const model::Job& j
 
 // The workspace the job's executor reads, or a clean slate for one that
 // reads none (only a retry can find something there).
-Status Engine::Impl::prepare_files(const model::Job& job, const exec::Executor* executor) const {
+Status Engine::Impl::prepare_files(const LaunchFiles& files, const exec::Executor* executor) const {
   if (executor && !executor->mounts_workspace())
-    return job.attempts > 1 ? clear_workspace(m_options.data_dir, job.id) : Status(Ok{});
-  auto inputs = staged_inputs(job);
-  return inputs ? prepare_workspace(m_options.data_dir, job.id, *inputs) : Status(inputs.error());
+    return files.attempts > 1 ? clear_workspace(m_options.data_dir, files.job_id) : Status(Ok{});
+  auto inputs = staged_inputs(files);
+  return inputs ? prepare_workspace(m_options.data_dir, files.job_id, *inputs) : Status(inputs.error());
 }
 
 // Prepares the workspace (file copies, without the mutex), then hands the
 // job to its node's executor. A job cancelled meanwhile is left alone.
 void Engine::Impl::launch(const std::string& job_id) {
-  model::Job job;
+  LaunchFiles files;
   std::shared_ptr<exec::Executor> executor;
   {
     std::lock_guard lock(m_mutex);
     LiveJob* live = find_live_locked(job_id);
     if (!live || live->cancelling) return;
-    job = live->job;
-    executor = executor_for(job);
+    files = LaunchFiles{job_id, live->job.spec, live->job.attempts};
+    executor = executor_for(live->job);
   }
-  Status prepared = prepare_files(job, executor.get());
+  Status prepared = prepare_files(files, executor.get());
   std::unique_lock lock(m_mutex);
   LiveJob* live = find_live_locked(job_id);
   if (!live || live->cancelling) return;
@@ -67,7 +67,7 @@ void Engine::Impl::launch(const std::string& job_id) {
 
 void Engine::Impl::start_run(const std::string& job_id, std::shared_ptr<exec::Executor> executor,
                              exec::RunRequest request) {
-  Status started = executor->start(request, *this);
+  Status started = executor->start(std::move(request), *this);
   std::lock_guard lock(m_mutex);
   m_launching.erase(job_id);
   m_launched_cv.notify_all();

@@ -46,18 +46,21 @@ class LiveJobs {
   // Adds `live` under its job's id; one already there is kept and returned.
   LiveJob& add(LiveJob live) {
     auto [it, added] = m_by_id.try_emplace(live.job.id, std::move(live));
-    if (added) m_index.emplace(it->first, &it->second);
+    if (added) m_index.emplace(it->first, it);
     return it->second;
   }
   LiveJob* find(std::string_view id) const {
     auto it = m_index.find(id);
-    return it == m_index.end() ? nullptr : it->second;
+    return it == m_index.end() ? nullptr : &it->second->second;
   }
   // Precondition: the job is live.
-  LiveJob& at(std::string_view id) const { return *m_index.at(id); }
+  LiveJob& at(std::string_view id) const { return m_index.at(id)->second; }
   void erase(const std::string& id) {
-    m_index.erase(id);
-    m_by_id.erase(id);
+    auto it = m_index.find(id);
+    if (it == m_index.end()) return;
+    Map::iterator node = it->second;
+    m_index.erase(it);  // before the key its view points at goes
+    m_by_id.erase(node);
   }
   void clear() {
     m_index.clear();
@@ -72,7 +75,7 @@ class LiveJobs {
 
  private:
   Map m_by_id;
-  std::unordered_map<std::string_view, LiveJob*> m_index;  // views of m_by_id's keys
+  std::unordered_map<std::string_view, Map::iterator> m_index;  // by views of m_by_id's keys
 };
 
 // Output is read for a failure diagnosis on AMD nodes only (screen::diagnose

@@ -156,7 +156,8 @@ void Engine::Impl::finished(const std::string& job_id, const exec::RunOutcome& o
       return;
     }
   }
-  auto artifacts = collect_artifacts(m_options.data_dir, job_id, now());
+  std::vector<model::Artifact> artifacts;
+  if (outcome.may_have_artifacts) artifacts = collect_artifacts(m_options.data_dir, job_id, now());
   {
     std::lock_guard lock(m_mutex);
     LiveJob* live = sink_target_locked(job_id);

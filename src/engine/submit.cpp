@@ -78,7 +78,9 @@ Result<PreparedSubmit> Engine::Impl::prepare(SubmitRequest request) const {
   screen::Screening screening = screen_read(request.spec, image);
   if (screening.blocked()) return screening_error(screening);
   std::string screening_json = screen::job_screening_json(screening);
-  return PreparedSubmit{std::move(request), std::move(screening), std::move(screening_json), image.pending};
+  EventSpec screened = screened_event(screening);
+  return PreparedSubmit{std::move(request),       std::move(screening),     std::move(screening_json), image.pending,
+                        std::move(screened.message), std::move(screened.level), std::move(screened.data)};
 }
 
 // Waits while another submit with the same key is committing, then either
@@ -120,7 +122,7 @@ Status Engine::Impl::check_inputs(const model::JobSpec& spec, const std::string&
 
 // The inputs (screening was prepared), then whether the fleet could ever
 // run it; only then is anything stored.
-Result<SubmitResult> Engine::Impl::submit_new(const PreparedSubmit& prepared) {
+Result<SubmitResult> Engine::Impl::submit_new(PreparedSubmit& prepared) {
   const SubmitRequest& request = prepared.request;
   if (auto inputs = check_inputs(request.spec, request.workspace); !inputs) return inputs.error();
   const screen::Intent& intent = prepared.screening.intent;
@@ -145,7 +147,7 @@ Result<SubmitResult> Engine::Impl::submit_new(const PreparedSubmit& prepared) {
 // concurrent submits share one transaction. Only then does the scheduler see it.
 // A job that the submit's route already found waiting for capacity is noted
 // so in the same write (the scheduler would write it a second time).
-Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const PreparedSubmit& prepared,
+Result<model::Job> Engine::Impl::commit_new_job(model::Job job, PreparedSubmit& prepared,
                                                 const route::RouteResult& route) {
   const std::string id = job.id;
   const screen::Screening& screening = prepared.screening;
@@ -161,7 +163,9 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job, const PreparedSu
     m_recorder.event(live, batch,
                      {"job.submitted", "api", "Job submitted: " + live.job.spec->name,
                       submitted_data(live.job, live.intent)});
-    m_recorder.event(live, batch, screened_event(screening));
+    m_recorder.event(live, batch,
+                     {"job.screened", "screener", std::move(prepared.screened_message),
+                      std::move(prepared.screened_data), std::move(prepared.screened_level)});
     m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node", {{"priority", live.job.spec->priority}}});
     if (image_pending) {
       park_locked(live);

@@ -33,7 +33,7 @@ class ContainerExecutorImpl final : public ContainerExecutor {
   ~ContainerExecutorImpl() override { shutdown(); }
 
   std::string kind() const override { return engine_kind(m_options.engine); }
-  Status start(const RunRequest& request, RunSink& sink) override;
+  Status start(RunRequest request, RunSink& sink) override;
   void cancel(const std::string& job_id) override;
   void shutdown() override;
   bool outlives_server() const override { return true; }
@@ -70,7 +70,7 @@ Status ContainerExecutorImpl::check_gpus(const RunRequest& request) const {
   return Ok{};
 }
 
-Status ContainerExecutorImpl::start(const RunRequest& request, RunSink& sink) {
+Status ContainerExecutorImpl::start(RunRequest request, RunSink& sink) {
   if (request.job.spec->image.empty()) return start_failed(request.job.id, "the job has no image");
   if (!on_path(m_options.engine)) return start_failed(request.job.id, m_options.engine + " not found on PATH");
   if (Status gpus = check_gpus(request); !gpus.ok()) return gpus;

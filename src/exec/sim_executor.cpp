@@ -60,7 +60,7 @@ class SimExecutor final : public Executor, public std::enable_shared_from_this<S
 
   std::string kind() const override { return "sim"; }
   bool mounts_workspace() const override { return false; }
-  Status start(const RunRequest& request, RunSink& sink) override;
+  Status start(RunRequest request, RunSink& sink) override;
   void cancel(const std::string& job_id) override;
   void shutdown() override;
   FaultBook* faults() override { return &m_faults; }
@@ -111,19 +111,19 @@ SimExecutor::Handler SimExecutor::handler(Stage stage) {
   return k_handlers[static_cast<std::size_t>(stage)];
 }
 
-Status SimExecutor::start(const RunRequest& request, RunSink& sink) {
-  const std::string& job_id = request.job.id;
+Status SimExecutor::start(RunRequest request, RunSink& sink) {
   auto run = std::make_shared<Run>();
-  run->image = m_fleet.find_image(request.job.spec->image);
-  auto behaviour = resolve_behaviour(request.job.spec->sim, run->image ? run->image->sim : Json());
+  run->request = std::move(request);
+  const std::string& job_id = run->request.job.id;
+  run->image = m_fleet.find_image(run->request.job.spec->image);
+  auto behaviour = resolve_behaviour(run->request.job.spec->sim, run->image ? run->image->sim : Json());
   if (!behaviour.ok()) return make_error("START_FAILED", "cannot start " + job_id + ": " + behaviour.error().message);
-  run->request = request;
   run->sink = &sink;
   std::lock_guard lock(m_mutex);
   if (m_stopping) return make_error("START_FAILED", "cannot start " + job_id + ": the simulated fleet is shut down");
   if (m_runs.count(job_id)) return make_error("START_FAILED", "cannot start " + job_id + ": it is already running");
   run->id = ++m_next_run;
-  run->plan = plan(request, behaviour.value(), run->id);
+  run->plan = plan(run->request, behaviour.value(), run->id);
   m_runs[job_id] = run;
   push(run, {m_clock->now_ms(), Stage::provision});
   return Ok{};
@@ -320,6 +320,7 @@ std::optional<Next> SimExecutor::finish(Run& run, std::int64_t) {
     retire_locked(run);
   }
   RunOutcome outcome = run.plan.outcome;
+  outcome.may_have_artifacts = !run.plan.artifacts.empty();
   bool ran = run.running_at_ms > 0;  // not a failed pull or start
   if (m_output == SimOutput::at_end && ran && !outcome.failure_code.empty()) print_at_end(run);
   Status written = write_artifacts(run.request.workspace_dir / "artifacts", run.plan.artifacts);

@@ -37,7 +37,7 @@ SlurmExecutor::SlurmExecutor(SlurmOptions options, std::vector<SlurmNode> nodes,
 
 SlurmExecutor::~SlurmExecutor() { shutdown(); }
 
-Status SlurmExecutor::start(const RunRequest& request, RunSink& sink) {
+Status SlurmExecutor::start(RunRequest request, RunSink& sink) {
   const auto state = slurm_state_dir(request.workspace_dir);
   std::error_code ec;
   std::filesystem::create_directories(state, ec);

@@ -26,7 +26,7 @@ class SlurmExecutor final : public Executor {
   ~SlurmExecutor() override;
 
   std::string kind() const override { return "slurm"; }
-  Status start(const RunRequest& request, RunSink& sink) override;
+  Status start(RunRequest request, RunSink& sink) override;
   void cancel(const std::string& job_id) override;
   void shutdown() override;
   bool outlives_server() const override { return true; }

@@ -135,13 +135,18 @@ void ReasonCounts::add(const std::string& reason, std::size_t nodes) {
     it->second += nodes;
 }
 
+// Sorts pointers, not the reasons: this runs for every job placed.
 std::string ReasonCounts::text() const {
-  auto sorted = m_counts;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::vector<const std::pair<std::string, std::size_t>*> sorted;
+  sorted.reserve(m_counts.size());
+  for (const auto& entry : m_counts) sorted.push_back(&entry);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->second > b->second; });
   std::string text;
-  for (const auto& [reason, count] : sorted) {
+  for (const auto* entry : sorted) {
     if (!text.empty()) text += "; ";
-    text += std::to_string(count) + (count == 1 ? " node: " : " nodes: ") + reason;
+    text += std::to_string(entry->second);
+    text += entry->second == 1 ? " node: " : " nodes: ";
+    text += entry->first;
   }
   return text;
 }

@@ -7,7 +7,8 @@
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
-#include <map>
+#include <algorithm>
+#include <unordered_set>
 #include <thread>
 #include <vector>
 
@@ -18,10 +19,71 @@ namespace {
 // scale or a far timer is never overslept by much.
 constexpr std::chrono::milliseconds k_max_wait{200};
 
-// Pending timers by (due time, order of scheduling): FIFO among equal due
-// times, and a cancelled timer is erased by its key.
+// Pending timers in (due time, order of scheduling) order: FIFO among equal
+// due times. A binary heap: a simulation keeps a hundred thousand timers
+// pending (a delay timer per queued job), and a tree of them cost more per
+// schedule than many callbacks. A cancelled timer leaves the pending set at
+// once and the heap when it reaches the top (or at a compaction, so that
+// cancelled timers never outnumber pending ones for long).
 using TimerKey = std::pair<std::int64_t, std::uint64_t>;
-using TimerQueue = std::map<TimerKey, std::function<void()>>;
+
+class TimerQueue {
+ public:
+  void push(TimerKey key, std::function<void()> fn) {
+    m_heap.push_back(Timer{key, std::move(fn)});
+    std::push_heap(m_heap.begin(), m_heap.end(), Later{});
+    m_pending.insert(key.second);
+  }
+  // True when the timer was pending (it is dropped).
+  bool cancel(TimerKey key) {
+    if (m_pending.erase(key.second) == 0) return false;
+    if (m_heap.size() > 1024 && m_heap.size() > 2 * m_pending.size()) compact();
+    return true;
+  }
+  bool empty() const { return m_pending.empty(); }
+  std::size_t size() const { return m_pending.size(); }
+  // Precondition: !empty().
+  TimerKey first() {
+    drop_cancelled();
+    return m_heap.front().key;
+  }
+  // Takes the first pending timer out. Precondition: !empty().
+  std::function<void()> pop() {
+    drop_cancelled();
+    std::pop_heap(m_heap.begin(), m_heap.end(), Later{});
+    Timer timer = std::move(m_heap.back());
+    m_heap.pop_back();
+    m_pending.erase(timer.key.second);
+    return std::move(timer.fn);
+  }
+  void clear() {
+    m_heap.clear();
+    m_pending.clear();
+  }
+
+ private:
+  struct Timer {
+    TimerKey key;
+    std::function<void()> fn;
+  };
+  struct Later {
+    bool operator()(const Timer& a, const Timer& b) const { return a.key > b.key; }
+  };
+  bool is_pending(const Timer& timer) const { return m_pending.count(timer.key.second) > 0; }
+  void drop_cancelled() {
+    while (!m_heap.empty() && !is_pending(m_heap.front())) {
+      std::pop_heap(m_heap.begin(), m_heap.end(), Later{});
+      m_heap.pop_back();
+    }
+  }
+  void compact() {
+    std::erase_if(m_heap, [&](const Timer& timer) { return !is_pending(timer); });
+    std::make_heap(m_heap.begin(), m_heap.end(), Later{});
+  }
+
+  std::vector<Timer> m_heap;
+  std::unordered_set<std::uint64_t> m_pending;  // seqs of the timers not run nor cancelled
+};
 
 class RealClock final : public Clock {
  public:
@@ -86,7 +148,8 @@ Clock::TimerId Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
   std::lock_guard lock(m_timers->mutex);
   TimerId id{due_ms, m_timers->next_seq++};
   if (m_timers->stopping) return id;
-  auto added = m_timers->queue.emplace(TimerKey{id.due_ms, id.seq}, std::move(fn)).first;
+  bool was_first = m_timers->queue.empty() || TimerKey{id.due_ms, id.seq} < m_timers->queue.first();
+  m_timers->queue.push(TimerKey{id.due_ms, id.seq}, std::move(fn));
   if (!m_timers->thread.joinable()) {
     m_timers->thread = std::thread([this] {
       pthread_setname_np(pthread_self(), "clock timers");
@@ -97,15 +160,14 @@ Clock::TimerId Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
           t.wake.wait(lock);
           continue;
         }
-        std::int64_t due = t.queue.begin()->first.first;
+        std::int64_t due = t.queue.first().first;
         std::int64_t ahead = due - now_ms();
         if (ahead > 0 && !is_virtual()) {
           t.wake.wait_for(lock, real_wait(ahead, scale()));
           continue;
         }
         if (ahead > 0) jump_to(due);
-        auto fn = std::move(t.queue.begin()->second);
-        t.queue.erase(t.queue.begin());
+        auto fn = t.queue.pop();
         ++t.held;
         t.in_callback = true;
         lock.unlock();
@@ -118,7 +180,7 @@ Clock::TimerId Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
     });
   }
   // Only a new first timer changes what the thread waits for.
-  if (added == m_timers->queue.begin()) m_timers->wake.notify_one();
+  if (was_first) m_timers->wake.notify_one();
   return id;
 }
 
@@ -126,10 +188,9 @@ Clock::TimerId Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
 // wait_idle() callers for the last one.
 bool Clock::cancel(const TimerId& timer) {
   std::lock_guard lock(m_timers->mutex);
-  auto it = m_timers->queue.find(TimerKey{timer.due_ms, timer.seq});
-  if (it == m_timers->queue.end()) return false;
-  bool first = it == m_timers->queue.begin();
-  m_timers->queue.erase(it);
+  TimerKey key{timer.due_ms, timer.seq};
+  bool first = !m_timers->queue.empty() && m_timers->queue.first() == key;
+  if (!m_timers->queue.cancel(key)) return false;
   if (first) m_timers->wake.notify_one();
   if (m_timers->is_idle()) m_timers->idle.notify_all();
   return true;
@@ -174,7 +235,7 @@ void Clock::stop_timers() {
   {
     std::lock_guard lock(m_timers->mutex);
     m_timers->stopping = true;
-    m_timers->queue = {};
+    m_timers->queue.clear();
     thread = std::move(m_timers->thread);
   }
   m_timers->wake.notify_all();

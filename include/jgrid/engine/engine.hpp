@@ -100,6 +100,9 @@ struct PreparedSubmit {
   screen::Screening screening;
   std::string screening_json;  // the job document's `screening` member
   bool image_pending = false;  // the registry lookup of its image outlived its bound
+  // The job.screened event's message, level and data.
+  std::string screened_message, screened_level;
+  nlohmann::json screened_data;
 };
 
 struct SubmitResult {

@@ -31,6 +31,9 @@ struct RunOutcome {
   std::string lost_reason;
   bool preempted = false;
   std::string node_status;       // "offline" | "draining" | "": the node's state from now on
+  // False when the executor knows the run left no file in the job's
+  // artifacts dir: the engine then does not look there.
+  bool may_have_artifacts = true;
 };
 
 class FaultBook;
@@ -119,7 +122,7 @@ class Executor {
   virtual std::string kind() const = 0;  // "sim", "podman", "docker"
   // Begins the run and returns at once. Error START_FAILED when it could not
   // even begin (the engine then fails the job).
-  virtual Status start(const RunRequest& request, RunSink& sink) = 0;
+  virtual Status start(RunRequest request, RunSink& sink) = 0;
   // Stops the run as fast as it can. Returns once no more sink calls will
   // come for the job. Unknown ids are ignored.
   virtual void cancel(const std::string& job_id) = 0;

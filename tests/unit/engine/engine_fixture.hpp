@@ -36,7 +36,7 @@ class FakeExecutor final : public exec::Executor {
  public:
   std::string kind() const override { return "fake"; }
 
-  Status start(const exec::RunRequest& request, exec::RunSink& sink) override {
+  Status start(exec::RunRequest request, exec::RunSink& sink) override {
     std::lock_guard lock(m_mutex);
     if (!m_fail_next.empty()) return make_error("START_FAILED", std::exchange(m_fail_next, ""));
     m_sink = &sink;
