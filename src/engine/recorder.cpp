@@ -28,16 +28,24 @@ void Recorder::event(LiveJob& live, store::WriteBatch& batch, EventSpec spec) {
   batch.events.push_back(std::move(event));
 }
 
+// One line per event: "\n<ms> #<ordinal> <type> <source> <level> <message>",
+// the job's id in the message written as its ordinal. Built in one buffer
+// kept between events: this runs for every event of a simulation.
 void Recorder::digest(LiveJob& live, const model::Event& event) {
   if (live.ordinal == 0) live.ordinal = ++m_ordinals;
-  std::string tag = "#" + std::to_string(live.ordinal);
-  std::string message = event.message;
+  const std::string tag = "#" + std::to_string(live.ordinal);
+  std::string& line = m_digest_line;
+  line.assign("\n").append(std::to_string(event.created_ms));
+  for (const std::string* part : {&tag, &event.type, &event.source, &event.level}) line.append(" ").append(*part);
+  line.append(" ");
+  const std::string& message = event.message;
+  std::size_t from = 0;
   for (auto at = message.find(event.job_id); !event.job_id.empty() && at != std::string::npos;
-       at = message.find(event.job_id, at + tag.size()))
-    message.replace(at, event.job_id.size(), tag);
-  std::string line = "\n" + std::to_string(event.created_ms);
-  const std::string* parts[] = {&tag, &event.type, &event.source, &event.level, &message};
-  for (const std::string* part : parts) line.append(" ").append(*part);
+       at = message.find(event.job_id, from)) {
+    line.append(message, from, at - from).append(tag);
+    from = at + event.job_id.size();
+  }
+  line.append(message, from);
   m_digest.update(line);
   ++m_digest_events;
 }

@@ -54,6 +54,7 @@ class Recorder {
   std::int64_t m_next_seq = 1;
   util::Sha256 m_digest;  // running: O(1) per event whenever the digest is read
   std::int64_t m_digest_events = 0;
+  std::string m_digest_line;  // digest()'s buffer
   std::int64_t m_ordinals = 0;
 };
 

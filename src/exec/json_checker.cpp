@@ -68,27 +68,38 @@ std::string JsonChecker::text(const Json& object, const std::string& parent, con
   return fallback.value_or("");
 }
 
+// The expected text is only built for a message: a simulated run reads its
+// behaviour with these at every start, and building it cost more than the read.
 double JsonChecker::number(const Json& object, const std::string& parent, const char* key,
                            std::optional<double> fallback, double min, bool min_exclusive) {
-  std::string expected = "a number" + bound_text(min, min_exclusive);
-  const Json* value = member(object, parent, key, !fallback, expected);
-  if (!value) return fallback.value_or(min);
+  auto expected = [&] { return "a number" + bound_text(min, min_exclusive); };
+  const Json* value = member(object, parent, key, false, "");
+  if (!value) {
+    if (!fallback) fail(member_path(parent, key), expected() + " (required)");
+    return fallback.value_or(min);
+  }
   double number = value->is_number() ? value->get<double>() : NAN;
   bool fits = std::isfinite(number) && (min_exclusive ? number > min : number >= min);
   if (fits) return number;
-  fail(member_path(parent, key), expected, value);
+  fail(member_path(parent, key), expected(), value);
   return fallback.value_or(min);
 }
 
 long long JsonChecker::integer(const Json& object, const std::string& parent, const char* key,
                                std::optional<long long> fallback, long long min, long long max) {
-  std::string expected = "an integer >= " + std::to_string(min);
-  if (max < std::numeric_limits<int>::max()) expected += " and <= " + std::to_string(max);
-  const Json* value = member(object, parent, key, !fallback, expected);
-  if (!value) return fallback.value_or(min);
+  auto expected = [&] {
+    std::string text = "an integer >= " + std::to_string(min);
+    if (max < std::numeric_limits<int>::max()) text += " and <= " + std::to_string(max);
+    return text;
+  };
+  const Json* value = member(object, parent, key, false, "");
+  if (!value) {
+    if (!fallback) fail(member_path(parent, key), expected() + " (required)");
+    return fallback.value_or(min);
+  }
   double number = is_integral(*value) ? value->get<double>() : NAN;
   if (number >= static_cast<double>(min) && number <= static_cast<double>(max)) return value->get<long long>();
-  fail(member_path(parent, key), expected, value);
+  fail(member_path(parent, key), expected(), value);
   return fallback.value_or(min);
 }
 
