@@ -74,7 +74,8 @@ void Engine::Impl::end_locked(LiveJob& live, model::JobStatus to, EventSpec term
   if (live.dropped_lines > 0) terminal_event.data["log_lines_dropped"] = live.dropped_lines;
   m_recorder.event(live, batch, std::move(terminal_event));
   release_gpus_locked(live);
-  stage_locked(live, batch);
+  job.updated_ms = std::max(job.updated_ms, at);  // staged below, moved rather than copied
+  live.tails_dirty = false;
   if (job.spec->callback) {
     // The batch with this job's cost is not committed yet: what the store
     // has summed, plus this job (whose stored cost is still 0).
@@ -83,7 +84,9 @@ void Engine::Impl::end_locked(LiveJob& live, model::JobStatus to, EventSpec term
   }
   m_queue.remove(job.id);
   disarm_delay_locked(live);
-  m_live.erase(job.id);
+  const std::string id = job.id;
+  batch.jobs.push_back(std::move(job));  // its final document: the live job goes now
+  m_live.erase(id);
 }
 
 void Engine::Impl::fail_locked(LiveJob& live, const std::string& code, const std::string& summary,
