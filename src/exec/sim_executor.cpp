@@ -131,12 +131,13 @@ Status SimExecutor::start(RunRequest request, RunSink& sink) {
 
 void SimExecutor::cancel(const std::string& job_id) {
   std::unique_lock lock(m_mutex);
-  auto it = m_runs.find(job_id);
-  if (it == m_runs.end()) return;
-  std::shared_ptr<Run> run = it->second;
-  retire_locked(*run);  // its pending timers do nothing
+  if (auto it = m_runs.find(job_id); it != m_runs.end()) {
+    std::shared_ptr<Run> run = it->second;  // alive while it leaves m_runs
+    retire_locked(*run);                    // its pending timers do nothing
+  }
   if (on_timer_thread()) return;  // called from one of our own sink calls
-  m_idle.wait(lock, [&] { return m_in_flight != run.get(); });
+  // A handler of the job may still run (finish() retires its run first).
+  m_idle.wait(lock, [&] { return m_in_flight == nullptr || m_in_flight->request.job.id != job_id; });
 }
 
 void SimExecutor::shutdown() {
