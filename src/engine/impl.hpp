@@ -197,6 +197,10 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   // Puts a live job in the queue and asks for a pass (which notes its wait
   // if it cannot be placed); arms its delay timer.
   void queue_job_locked(LiveJob& live);
+  // The job's document changed now: updated_ms, and its tails count as written.
+  void touch_locked(LiveJob& live);
+  // touch_locked, and the document into `batch` when the store keeps job
+  // states or the job has ended.
   void stage_locked(LiveJob& live, store::WriteBatch& batch);
   void enqueue_locked(store::WriteBatch batch);
   void wake_locked();

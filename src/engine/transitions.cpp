@@ -29,9 +29,13 @@ void Engine::Impl::queue_job_locked(LiveJob& live) {
   arm_delay_locked(live);
 }
 
-void Engine::Impl::stage_locked(LiveJob& live, store::WriteBatch& batch) {
+void Engine::Impl::touch_locked(LiveJob& live) {
   live.job.updated_ms = std::max(live.job.updated_ms, now());
   live.tails_dirty = false;
+}
+
+void Engine::Impl::stage_locked(LiveJob& live, store::WriteBatch& batch) {
+  touch_locked(live);
   // A copy of the job per step is most of a simulated step's cost.
   if (m_store.keeps_job_states() || model::is_terminal(live.job.status)) batch.jobs.push_back(live.job);
 }
@@ -74,8 +78,7 @@ void Engine::Impl::end_locked(LiveJob& live, model::JobStatus to, EventSpec term
   if (live.dropped_lines > 0) terminal_event.data["log_lines_dropped"] = live.dropped_lines;
   m_recorder.event(live, batch, std::move(terminal_event));
   release_gpus_locked(live);
-  job.updated_ms = std::max(job.updated_ms, at);  // staged below, moved rather than copied
-  live.tails_dirty = false;
+  touch_locked(live);  // staged below, moved rather than copied
   if (job.spec->callback) {
     // The batch with this job's cost is not committed yet: what the store
     // has summed, plus this job (whose stored cost is still 0).
