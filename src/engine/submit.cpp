@@ -129,7 +129,8 @@ Result<SubmitResult> Engine::Impl::submit_new(PreparedSubmit& prepared) {
   route::RouteResult route;
   {
     std::lock_guard lock(m_mutex);
-    route = route::place(route::RouteRequest{request.spec, intent}, m_pool.index());
+    // Only a job that waits is explained now; a placed one is explained by the pass.
+    route = route::place(route::RouteRequest{request.spec, intent, nullptr, false}, m_pool.index());
   }
   // A job whose image is still being looked up is judged when the lookup
   // ends (the registry may show ROCm evidence the name lacks).

@@ -1,6 +1,7 @@
 #include "explain.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 namespace jgrid::route {
@@ -81,7 +82,18 @@ class ClassCounter {
     }
   }
 
+  // Texts for up to 16 GPUs a node are built once per process: a summary
+  // names one per class for every job routed.
   const std::string& free_reason(int free, int gpu_count) {
+    constexpr int k_table_gpus = 16;
+    static const std::vector<std::string> k_table = [] {
+      std::vector<std::string> table;
+      for (int count = 0; count <= k_table_gpus; ++count)
+        for (int left = 0; left <= k_table_gpus; ++left) table.push_back(free_gpus_reason(left, count));
+      return table;
+    }();
+    if (gpu_count >= 0 && gpu_count <= k_table_gpus && free >= 0 && free <= k_table_gpus)
+      return k_table[static_cast<std::size_t>(gpu_count * (k_table_gpus + 1) + free)];
     auto [it, added] = m_free_reasons.try_emplace({free, gpu_count});
     if (added) it->second = free_gpus_reason(free, gpu_count);
     return it->second;
@@ -127,7 +139,7 @@ std::string explain_unavailable(const RouteResult& result, const Demand& d, cons
 
 }  // namespace
 
-void ReasonCounts::add(const std::string& reason, std::size_t nodes) {
+void ReasonCounts::add(std::string_view reason, std::size_t nodes) {
   auto it = std::find_if(m_counts.begin(), m_counts.end(), [&](const auto& entry) { return entry.first == reason; });
   if (it == m_counts.end())
     m_counts.emplace_back(reason, nodes);
@@ -141,10 +153,14 @@ std::string ReasonCounts::text() const {
   sorted.reserve(m_counts.size());
   for (const auto& entry : m_counts) sorted.push_back(&entry);
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->second > b->second; });
+  std::size_t size = 0;
+  for (const auto* entry : sorted) size += entry->first.size() + 32;
   std::string text;
+  text.reserve(size);
+  char digits[24];
   for (const auto* entry : sorted) {
     if (!text.empty()) text += "; ";
-    text += std::to_string(entry->second);
+    text.append(digits, std::to_chars(digits, digits + sizeof digits, entry->second).ptr);
     text += entry->second == 1 ? " node: " : " nodes: ";
     text += entry->first;
   }

@@ -3,6 +3,7 @@
 // index's classes and buckets (never a scan of every node).
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,7 +17,8 @@ namespace jgrid::route {
 // free", most frequent first, first seen first among equal counts.
 class ReasonCounts {
  public:
-  void add(const std::string& reason, std::size_t nodes);
+  // `reason` is copied only the first time it is seen.
+  void add(std::string_view reason, std::size_t nodes);
   bool empty() const { return m_counts.empty(); }
   std::string text() const;
 

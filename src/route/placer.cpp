@@ -159,6 +159,7 @@ RouteResult place(const RouteRequest& request, const FleetIndex& fleet) {
     result.likely_node = cheapest_fitting(fleet, result.fitting_classes);
   }
   result.status = status_of(result);
+  if (result.placement && !request.explain_placement) return result;
   result.filtered = summarize_fleet(d, fleet, request.held);
   result.explanation = explain(result, d, fleet);
   return result;

@@ -73,6 +73,9 @@ struct RouteRequest {
   const screen::Intent& intent;
   // Node classes held for earlier waiting jobs: not now for this one. May be null.
   const std::set<std::uint32_t>* held = nullptr;
+  // false: a placed result leaves `filtered` and `explanation` empty (a
+  // caller that only needs the status and placement skips the summary).
+  bool explain_placement = true;
 };
 
 std::string_view to_string(RouteResult::Status status);
