@@ -1,5 +1,7 @@
 #include "recorder.hpp"
 
+#include <charconv>
+
 #include "jgrid/util/crypto.hpp"
 #include "jgrid/util/ids.hpp"
 
@@ -10,22 +12,22 @@ Recorder::Recorder(const util::Clock& clock, std::int64_t max_log_bytes)
 
 void Recorder::continue_after(std::int64_t max_seq) { m_next_seq = max_seq + 1; }
 
+// Built in place in the batch, and without its title (the store's encoding
+// and event_to_api give it one): this runs for every step of a simulation.
 void Recorder::event(LiveJob& live, store::WriteBatch& batch, EventSpec spec) {
-  model::Event event;
+  model::Event& event = batch.events.emplace_back();
   event.created_ms = m_clock.now_ms();
   event.seq = m_next_seq++;
   event.id = util::new_id("evt", event.created_ms);
   event.job_id = live.job.id;
   event.sequence = ++live.event_sequence;
   event.type = std::move(spec.type);
-  event.phase = std::string(model::to_string(live.job.phase));
-  event.title = model::event_title(event.type);
+  event.phase = model::to_string(live.job.phase);
   event.message = std::move(spec.message);
   event.source = std::move(spec.source);
   event.level = std::move(spec.level);
   event.data = std::move(spec.data);
   digest(live, event);
-  batch.events.push_back(std::move(event));
 }
 
 // One line per event: "\n<ms> #<ordinal> <type> <source> <level> <message>",
@@ -33,10 +35,13 @@ void Recorder::event(LiveJob& live, store::WriteBatch& batch, EventSpec spec) {
 // kept between events: this runs for every event of a simulation.
 void Recorder::digest(LiveJob& live, const model::Event& event) {
   if (live.ordinal == 0) live.ordinal = ++m_ordinals;
-  const std::string tag = "#" + std::to_string(live.ordinal);
+  char ms[24], tag_text[24];
+  tag_text[0] = '#';
+  const std::string_view tag(tag_text, std::to_chars(tag_text + 1, tag_text + sizeof tag_text, live.ordinal).ptr - tag_text);
   std::string& line = m_digest_line;
-  line.assign("\n").append(std::to_string(event.created_ms));
-  for (const std::string* part : {&tag, &event.type, &event.source, &event.level}) line.append(" ").append(*part);
+  line.assign("\n").append(ms, std::to_chars(ms, ms + sizeof ms, event.created_ms).ptr);
+  line.append(" ").append(tag);
+  for (const std::string* part : {&event.type, &event.source, &event.level}) line.append(" ").append(*part);
   line.append(" ");
   const std::string& message = event.message;
   std::size_t from = 0;

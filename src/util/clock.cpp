@@ -8,7 +8,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <algorithm>
-#include <unordered_set>
+#include <deque>
 #include <thread>
 #include <vector>
 
@@ -18,6 +18,49 @@ namespace {
 // Real time between clock reads while a real clock waits, so that a changed
 // scale or a far timer is never overslept by much.
 constexpr std::chrono::milliseconds k_max_wait{200};
+
+// The seqs of the timers not run nor cancelled, one bit each, from the
+// word of the oldest such seq on. Seqs are handed out in increasing order,
+// so the bits behind the oldest pending one are dropped as it goes; a hash
+// set of them cost as much as the heap below (one node per timer).
+class PendingSeqs {
+ public:
+  // Precondition: seq is above every seq inserted before.
+  void insert(std::uint64_t seq) {
+    if (m_words.empty()) m_base = seq / 64;
+    while (seq / 64 >= m_base + m_words.size()) m_words.push_back(0);
+    m_words[seq / 64 - m_base] |= bit(seq);
+    m_next = seq + 1;
+    ++m_count;
+  }
+  bool erase(std::uint64_t seq) {
+    if (!contains(seq)) return false;
+    m_words[seq / 64 - m_base] &= ~bit(seq);
+    --m_count;
+    // A word no later seq can land in goes once it is empty.
+    while (!m_words.empty() && m_words.front() == 0 && (m_base + 1) * 64 <= m_next) {
+      m_words.pop_front();
+      ++m_base;
+    }
+    return true;
+  }
+  bool contains(std::uint64_t seq) const {
+    std::uint64_t word = seq / 64;
+    return word >= m_base && word < m_base + m_words.size() && (m_words[word - m_base] & bit(seq)) != 0;
+  }
+  std::size_t size() const { return m_count; }
+  void clear() {
+    m_words.clear();
+    m_count = 0;
+  }
+
+ private:
+  static std::uint64_t bit(std::uint64_t seq) { return std::uint64_t{1} << (seq % 64); }
+  std::deque<std::uint64_t> m_words;
+  std::uint64_t m_base = 0;  // word index of m_words.front()
+  std::uint64_t m_next = 0;  // above every seq inserted
+  std::size_t m_count = 0;
+};
 
 // Pending timers in (due time, order of scheduling) order: FIFO among equal
 // due times. A binary heap: a simulation keeps a hundred thousand timers
@@ -36,11 +79,11 @@ class TimerQueue {
   }
   // True when the timer was pending (it is dropped).
   bool cancel(TimerKey key) {
-    if (m_pending.erase(key.second) == 0) return false;
+    if (!m_pending.erase(key.second)) return false;
     if (m_heap.size() > 1024 && m_heap.size() > 2 * m_pending.size()) compact();
     return true;
   }
-  bool empty() const { return m_pending.empty(); }
+  bool empty() const { return m_pending.size() == 0; }
   std::size_t size() const { return m_pending.size(); }
   // Precondition: !empty().
   TimerKey first() {
@@ -69,7 +112,7 @@ class TimerQueue {
   struct Later {
     bool operator()(const Timer& a, const Timer& b) const { return a.key > b.key; }
   };
-  bool is_pending(const Timer& timer) const { return m_pending.count(timer.key.second) > 0; }
+  bool is_pending(const Timer& timer) const { return m_pending.contains(timer.key.second); }
   void drop_cancelled() {
     while (!m_heap.empty() && !is_pending(m_heap.front())) {
       std::pop_heap(m_heap.begin(), m_heap.end(), Later{});
@@ -82,7 +125,7 @@ class TimerQueue {
   }
 
   std::vector<Timer> m_heap;
-  std::unordered_set<std::uint64_t> m_pending;  // seqs of the timers not run nor cancelled
+  PendingSeqs m_pending;
 };
 
 class RealClock final : public Clock {

@@ -13,7 +13,8 @@ struct Event {
   std::int64_t sequence = 0;  // order within the job, from 1
   std::string type;           // job.submitted …, node.*
   std::string phase;          // the job's phase when it happened
-  std::string title, message;
+  std::string title;           // empty: event_title(type)
+  std::string message;
   std::string source = "api";  // api, screener, router, scheduler, executor, node, callback
   std::string level = "info";  // info, warning, error
   std::int64_t created_ms = 0;

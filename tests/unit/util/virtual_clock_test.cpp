@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -72,6 +73,31 @@ TEST_CASE("util::Clock::cancel drops a pending timer, and a virtual clock does n
   CHECK(fired == std::vector<std::int64_t>{5'000});
   CHECK(clock->now_ms() == origin + 5'000);  // not 60'000: nothing waits for it
   CHECK_FALSE(clock->cancel(kept));           // it ran
+}
+
+TEST_CASE("util::Clock keeps thousands of timers in due order with every other one cancelled", "[util]") {
+  auto clock = make_virtual_clock();
+  std::int64_t origin = clock->now_ms();
+  std::vector<std::int64_t> fired;
+  std::vector<Clock::TimerId> ids;
+  clock->hold();
+  // Due times out of scheduling order, spread over many words of seqs.
+  for (int i = 0; i < 5000; ++i) {
+    std::int64_t offset = (i * 7919) % 5000;
+    ids.push_back(clock->schedule(origin + offset, [&fired, &clock, origin] { fired.push_back(clock->now_ms() - origin); }));
+  }
+  // Cancelled from the newest down, then one old timer last.
+  for (int i = 4998; i >= 2; i -= 2) CHECK(clock->cancel(ids[static_cast<std::size_t>(i)]));
+  CHECK(clock->cancel(ids[0]));
+  CHECK_FALSE(clock->cancel(ids[2]));
+  CHECK(clock->pending_timers() == 2500);
+  clock->release();
+  clock->wait_idle();
+  std::vector<std::int64_t> expected;
+  for (int i = 1; i < 5000; i += 2) expected.push_back((i * 7919) % 5000);
+  std::sort(expected.begin(), expected.end());
+  CHECK(fired == expected);
+  CHECK_FALSE(clock->cancel(ids[1]));  // it ran
 }
 
 TEST_CASE("util::Clock::cancel of the last pending timer lets wait_idle return", "[util]") {
