@@ -105,7 +105,7 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
   void wait_locked(LiveJob& live, SchedulePass& pass, bool head);
   const route::RouteResult& why_waiting_locked(LiveJob& live, SchedulePass& pass);
   void note_fresh_locked(SchedulePass& pass);
-  void assign_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch);
+  void assign_locked(LiveJob& live, route::RouteResult route, store::WriteBatch& batch);
   void note_waiting_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch);
 
   // timed_pass.cpp: on a virtual clock the scheduling pass is a clock timer

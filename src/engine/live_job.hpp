@@ -19,7 +19,7 @@ namespace jgrid::engine {
 struct LiveJob {
   model::Job job;
   screen::Intent intent;            // from screening at submit (or at adoption after a restart)
-  std::string route_key;            // route::route_key(spec, intent), computed when first queued
+  std::string route_key;            // route::route_key(spec, intent): from the submit, else when first queued
   std::int64_t event_sequence = 0;  // last per-job event sequence used
   std::int64_t log_sequence = 0;    // last per-job log sequence used
   std::int64_t log_bytes = 0;       // workload output kept so far

@@ -31,12 +31,13 @@ std::string gpu_list(const std::vector<int>& indices) {
   return text;
 }
 
-nlohmann::json route_data(const route::RouteResult& route) {
+// Takes the summary out of `route`.
+nlohmann::json route_data(route::RouteResult& route) {
   const model::Placement& placement = *route.placement;
   return {{"node_id", placement.node_id},       {"node_name", placement.node_name},
           {"gpu_model", placement.gpu_model},   {"score", placement.score},
           {"candidates", placement.candidates}, {"runner_up_count", std::max(placement.candidates - 1, 0)},
-          {"reason", placement.reason},         {"reasons_summary", route.filtered}};
+          {"reason", placement.reason},         {"reasons_summary", std::move(route.filtered)}};
 }
 
 }  // namespace
@@ -107,7 +108,7 @@ JobQueue::Next Engine::Impl::visit_locked(LiveJob& live, SchedulePass& pass) {
   }
   count_bypass(pass.heads, fleet.class_of(*fleet.slot_of(route.placement->node_id)));
   pass.launches.push_back(live.job.id);
-  assign_locked(live, route, pass.batch);
+  assign_locked(live, std::move(route), pass.batch);
   return JobQueue::Next::same_lane;
 }
 
@@ -135,12 +136,14 @@ void Engine::Impl::note_fresh_locked(SchedulePass& pass) {
   m_fresh.clear();
 }
 
-void Engine::Impl::assign_locked(LiveJob& live, const route::RouteResult& route, store::WriteBatch& batch) {
+// The route's placement moves into the job.
+void Engine::Impl::assign_locked(LiveJob& live, route::RouteResult route, store::WriteBatch& batch) {
   model::Job& job = live.job;
-  model::Placement placement = *route.placement;
+  nlohmann::json selected = route_data(route);
+  job.placement = std::move(*route.placement);
+  model::Placement& placement = *job.placement;
   placement.gpu_indices = m_pool.reserve(placement.node_id, placement.gpu_count);
   live.holds_gpus = true;
-  job.placement = placement;
   ++job.attempts;
   job.delay.reset();  // only queue delays can be set while queued
   live.capacity_waiting = false;
@@ -153,7 +156,7 @@ void Engine::Impl::assign_locked(LiveJob& live, const route::RouteResult& route,
   m_recorder.event(live, batch,
                    {"job.route_selected", "router",
                     "Selected " + placement.node_name + " (" + placement.gpu_model + "): " + placement.reason,
-                    route_data(route)});
+                    std::move(selected)});
   m_recorder.event(live, batch,
                    {"job.assigned", "scheduler",
                     "Assigned to " + placement.node_name + ", GPU " + gpu_list(placement.gpu_indices) +

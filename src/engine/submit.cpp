@@ -36,11 +36,11 @@ model::Job new_job(const SubmitRequest& request, std::int64_t now_ms, double est
   return job;
 }
 
-nlohmann::json submitted_data(const model::Job& job, const screen::Intent& intent) {
-  return {{"workload_type", model::to_string(job.spec->workload_type)},
+nlohmann::json submitted_data(const model::JobSpec& spec, const screen::Intent& intent) {
+  return {{"workload_type", model::to_string(spec.workload_type)},
           {"gpu_vendor", intent.vendor.empty() ? "any" : intent.vendor},
-          {"gpu_count", job.spec->gpu_count},
-          {"priority", job.spec->priority}};
+          {"gpu_count", spec.gpu_count},
+          {"priority", spec.priority}};
 }
 
 }  // namespace
@@ -79,8 +79,11 @@ Result<PreparedSubmit> Engine::Impl::prepare(SubmitRequest request) const {
   if (screening.blocked()) return screening_error(screening);
   std::string screening_json = screen::job_screening_json(screening);
   EventSpec screened = screened_event(screening);
-  return PreparedSubmit{std::move(request),       std::move(screening),     std::move(screening_json), image.pending,
-                        std::move(screened.message), std::move(screened.level), std::move(screened.data)};
+  PreparedSubmit prepared{std::move(request),       std::move(screening),     std::move(screening_json), image.pending,
+                          std::move(screened.message), std::move(screened.level), std::move(screened.data)};
+  prepared.submitted_data = submitted_data(prepared.request.spec, prepared.screening.intent);
+  prepared.route_key = route::route_key(prepared.request.spec, prepared.screening.intent);
+  return prepared;
 }
 
 // Waits while another submit with the same key is committing, then either
@@ -160,10 +163,11 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job, PreparedSubmit& 
   {
     std::lock_guard lock(m_mutex);
     LiveJob& live = m_live.add(LiveJob{std::move(job), screening.intent});
+    live.route_key = std::move(prepared.route_key);
     store::WriteBatch batch;
     m_recorder.event(live, batch,
                      {"job.submitted", "api", "Job submitted: " + live.job.spec->name,
-                      submitted_data(live.job, live.intent)});
+                      std::move(prepared.submitted_data)});
     m_recorder.event(live, batch,
                      {"job.screened", "screener", std::move(prepared.screened_message),
                       std::move(prepared.screened_data), std::move(prepared.screened_level)});

@@ -103,6 +103,9 @@ struct PreparedSubmit {
   // The job.screened event's message, level and data.
   std::string screened_message, screened_level;
   nlohmann::json screened_data;
+  // The job.submitted event's data, and the job's route key (route::route_key).
+  nlohmann::json submitted_data;
+  std::string route_key;
 };
 
 struct SubmitResult {
