@@ -4,6 +4,7 @@
 
 #include "impl.hpp"
 #include "lifecycle.hpp"
+#include "jgrid/util/json_members.hpp"
 
 namespace jgrid::engine {
 namespace {
@@ -69,8 +70,12 @@ void Engine::Impl::flag_delayed_locked(LiveJob& live, store::WriteBatch& batch) 
   if (!job.delay) job.delay = model::DelayReason{code, message};
   m_recorder.event(live, batch,
                    {"job.delayed", "scheduler", message,
-                    {{"code", code}, {"phase", phase}, {"threshold_s", m_options.delay_threshold_ms / 1000.0},
-                     {"elapsed_s", elapsed / 1000.0}},
+                    util::JsonMembers()
+                        .add("code", code)
+                        .add("phase", phase)
+                        .add("threshold_s", m_options.delay_threshold_ms / 1000.0)
+                        .add("elapsed_s", elapsed / 1000.0)
+                        .take(),
                     "warning"});
   stage_locked(live, batch);
 }

@@ -1,5 +1,6 @@
 #include "impl.hpp"
 #include "lifecycle.hpp"
+#include "jgrid/util/json_members.hpp"
 
 namespace jgrid::engine {
 namespace {
@@ -168,7 +169,7 @@ void Engine::Impl::finished(const std::string& job_id, const exec::RunOutcome& o
     m_recorder.event(*live, batch,
                      {"job.artifacts_collected", "executor",
                       "Collected " + std::to_string(artifacts.size()) + " artifact" + (artifacts.size() == 1 ? "" : "s"),
-                      {{"count", artifacts.size()}, {"names", artifact_names(artifacts)}}});
+                      util::JsonMembers().add("count", artifacts.size()).add("names", artifact_names(artifacts)).take()});
     batch.artifacts = std::move(artifacts);
     end_run_locked(*live, outcome, batch);
     enqueue_locked(std::move(batch));
@@ -193,7 +194,7 @@ void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome
     job.status_reason = "exit code 0";
     job.status_message = "completed with exit code 0";
     end_locked(live, JobStatus::completed,
-               {"job.completed", "executor", "Job completed with exit code 0", {{"exit_code", exit}}}, batch);
+               {"job.completed", "executor", "Job completed with exit code 0", util::JsonMembers().add("exit_code", exit).take()}, batch);
   } else {
     if (outcome.timed_out)
       m_recorder.event(live, batch, {"job.timed_out", "executor", failure_summary(outcome, job), {}, "error"});

@@ -6,6 +6,7 @@
 #include "engine_metrics.hpp"
 #include "impl.hpp"
 #include "lifecycle.hpp"
+#include "jgrid/util/json_members.hpp"
 
 namespace jgrid::engine {
 namespace {
@@ -34,10 +35,16 @@ std::string gpu_list(const std::vector<int>& indices) {
 // Takes the summary out of `route`.
 nlohmann::json route_data(route::RouteResult& route) {
   const model::Placement& placement = *route.placement;
-  return {{"node_id", placement.node_id},       {"node_name", placement.node_name},
-          {"gpu_model", placement.gpu_model},   {"score", placement.score},
-          {"candidates", placement.candidates}, {"runner_up_count", std::max(placement.candidates - 1, 0)},
-          {"reason", placement.reason},         {"reasons_summary", std::move(route.filtered)}};
+  return util::JsonMembers()
+      .add("node_id", placement.node_id)
+      .add("node_name", placement.node_name)
+      .add("gpu_model", placement.gpu_model)
+      .add("score", placement.score)
+      .add("candidates", placement.candidates)
+      .add("runner_up_count", std::max(placement.candidates - 1, 0))
+      .add("reason", placement.reason)
+      .add("reasons_summary", std::move(route.filtered))
+      .take();
 }
 
 }  // namespace
@@ -161,7 +168,11 @@ void Engine::Impl::assign_locked(LiveJob& live, route::RouteResult route, store:
                    {"job.assigned", "scheduler",
                     "Assigned to " + placement.node_name + ", GPU " + gpu_list(placement.gpu_indices) +
                         " (attempt " + std::to_string(job.attempts) + ")",
-                    {{"node_id", placement.node_id}, {"gpu_indices", placement.gpu_indices}, {"attempt", job.attempts}}});
+                    util::JsonMembers()
+                        .add("node_id", placement.node_id)
+                        .add("gpu_indices", placement.gpu_indices)
+                        .add("attempt", job.attempts)
+                        .take()});
   stage_locked(live, batch);
 }
 
@@ -173,7 +184,10 @@ void Engine::Impl::note_waiting_locked(LiveJob& live, const route::RouteResult& 
   live.job.status_message = route.explanation;
   m_recorder.event(live, batch,
                    {"job.capacity_waiting", "scheduler", route.explanation,
-                    {{"route_status", route::to_string(route.status)}, {"reason", route.explanation}}});
+                    util::JsonMembers()
+                        .add("route_status", route::to_string(route.status))
+                        .add("reason", route.explanation)
+                        .take()});
   stage_locked(live, batch);
 }
 

@@ -2,6 +2,7 @@
 #include "impl.hpp"
 #include "jgrid/util/ids.hpp"
 #include "lifecycle.hpp"
+#include "jgrid/util/json_members.hpp"
 
 namespace jgrid::engine {
 namespace {
@@ -171,7 +172,8 @@ Result<model::Job> Engine::Impl::commit_new_job(model::Job job, PreparedSubmit& 
     m_recorder.event(live, batch,
                      {"job.screened", "screener", std::move(prepared.screened_message),
                       std::move(prepared.screened_data), std::move(prepared.screened_level)});
-    m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node", {{"priority", live.job.spec->priority}}});
+    m_recorder.event(live, batch, {"job.queued", "scheduler", "Waiting for a node",
+                                   util::JsonMembers().add("priority", live.job.spec->priority).take()});
     if (image_pending) {
       park_locked(live);
       stage_locked(live, batch);

@@ -11,6 +11,7 @@
 #include "exec/sim_plan.hpp"
 #include "exec/sim_random.hpp"
 #include "jgrid/exec/faults.hpp"
+#include "jgrid/util/json_members.hpp"
 
 namespace jgrid::exec {
 namespace {
@@ -238,10 +239,12 @@ RunPlan SimExecutor::plan(const RunRequest& request, SimBehaviour behaviour, std
 std::optional<Next> SimExecutor::provision(Run& run, std::int64_t at) {
   const model::Node& node = run.request.node;
   run.sink->step(run.request.job.id, Phase::provisioning, "job.provisioning", "Provisioning " + describe_node(node),
-                 Json{{"node_id", node.id},
-                      {"node", node.name},
-                      {"provision_s", run.plan.provision_ms / 1000.0},
-                      {"faults", run.plan.faults}});
+                 util::JsonMembers()
+                     .add("node_id", node.id)
+                     .add("node", node.name)
+                     .add("provision_s", run.plan.provision_ms / 1000.0)
+                     .add("faults", run.plan.faults)
+                     .take());
   return Next{at + run.plan.provision_ms, Stage::pull};
 }
 
@@ -271,8 +274,13 @@ std::optional<Next> SimExecutor::inspect(Run& run, std::int64_t at) {
   std::string message = run.pull_ms == 0 ? "Image " + ref + " already on the node"
                                          : "Pulled image " + ref + " (" + format_mb(size_mb) + ")";
   run.sink->step(job_id, Phase::provisioning, "job.image_inspected", message,
-                 Json{{"image", ref}, {"digest", digest}, {"size_mb", size_mb}, {"cached", run.pull_ms == 0},
-                      {"pull_s", run.pull_ms / 1000.0}});
+                 util::JsonMembers()
+                     .add("image", ref)
+                     .add("digest", std::move(digest))
+                     .add("size_mb", size_mb)
+                     .add("cached", run.pull_ms == 0)
+                     .add("pull_s", run.pull_ms / 1000.0)
+                     .take());
   return Next{at + k_inputs_ms, Stage::inputs};
 }
 
@@ -281,16 +289,21 @@ std::optional<Next> SimExecutor::inputs(Run& run, std::int64_t at) {
   run.sink->step(run.request.job.id, Phase::runtime_preparation, "job.inputs_prepared",
                  "Workspace ready: " + std::to_string(spec.input_files.size()) + " input(s), " +
                      std::to_string(spec.script_files.size()) + " script(s)",
-                 Json{{"inputs", spec.input_files.size()}, {"scripts", spec.script_files.size()}});
+                 util::JsonMembers()
+                     .add("inputs", spec.input_files.size())
+                     .add("scripts", spec.script_files.size())
+                     .take());
   return Next{at + k_container_ms, Stage::container};
 }
 
 std::optional<Next> SimExecutor::container(Run& run, std::int64_t at) {
   const model::JobSpec& spec = run.request.job.spec;
-  Json argv = Json::array({"sim", spec.image});
-  for (const auto& word : spec.command) argv.push_back(word);
+  Json::array_t argv{"sim", spec.image};
+  argv.reserve(2 + spec.command.size());
+  for (const auto& word : spec.command) argv.emplace_back(word);
   run.sink->step(run.request.job.id, Phase::runtime_preparation, "job.container_starting",
-                 "Starting container on " + run.request.node.name, Json{{"argv", argv}});
+                 "Starting container on " + run.request.node.name,
+                 util::JsonMembers().add("argv", std::move(argv)).take());
   if (run.plan.fail_start) return finish(run, at);
   return Next{at + k_running_ms, Stage::running};
 }
@@ -299,7 +312,7 @@ std::optional<Next> SimExecutor::running(Run& run, std::int64_t at) {
   run.running_at_ms = at;
   const model::Node& node = run.request.node;
   run.sink->step(run.request.job.id, Phase::workload_execution, "job.running", "Workload running on " + node.name,
-                 Json{{"node_id", node.id}, {"node", node.name}});
+                 util::JsonMembers().add("node_id", node.id).add("node", node.name).take());
   if (run.plan.interrupt_ms) push(run.shared_from_this(), {at + *run.plan.interrupt_ms, Stage::interrupt});
   if (m_output == SimOutput::at_end) return Next{at + run.plan.run_ms, Stage::finish};
   return Next{at, Stage::output};
