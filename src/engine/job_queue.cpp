@@ -1,5 +1,7 @@
 #include "job_queue.hpp"
 
+#include <algorithm>
+
 namespace jgrid::engine {
 
 int priority_rank(const std::string& priority) {
@@ -15,7 +17,6 @@ void JobQueue::push(const std::string& job_id, const std::string& priority, cons
   Key key{priority_rank(priority), m_next_arrival++};
   auto lane_it = m_lanes.try_emplace(lane).first;
   entry->second = Entry{key, lane_it};
-  m_order.emplace(key, id);
   lane_it->second.emplace(key, id);
   if (m_history) m_history->add_queued(1);
 }
@@ -23,7 +24,6 @@ void JobQueue::push(const std::string& job_id, const std::string& priority, cons
 void JobQueue::remove(const std::string& job_id) {
   auto it = m_entries.find(job_id);
   if (it == m_entries.end()) return;
-  m_order.erase(it->second.key);
   auto lane = it->second.lane;
   lane->second.erase(it->second.key);
   if (lane->second.empty() && !m_visiting) m_lanes.erase(lane);  // a visit holds lane pointers
@@ -36,9 +36,13 @@ bool JobQueue::contains(const std::string& job_id) const { return m_entries.coun
 std::size_t JobQueue::size() const { return m_entries.size(); }
 
 std::vector<std::string> JobQueue::ordered() const {
+  std::vector<std::pair<Key, const std::string*>> all;
+  all.reserve(m_entries.size());
+  for (const auto& [name, lane] : m_lanes) all.insert(all.end(), lane.begin(), lane.end());
+  std::sort(all.begin(), all.end());
   std::vector<std::string> ids;
-  ids.reserve(m_order.size());
-  for (const auto& [key, id] : m_order) ids.push_back(*id);
+  ids.reserve(all.size());
+  for (const auto& [key, id] : all) ids.push_back(*id);
   return ids;
 }
 

@@ -39,7 +39,8 @@ class JobQueue {
   void remove(const std::string& job_id);
   bool contains(const std::string& job_id) const;
   std::size_t size() const;
-  // Job ids in scheduling order.
+  // Job ids in scheduling order (built from the lanes: for inspection, not
+  // for a scheduling pass).
   std::vector<std::string> ordered() const;
   // Calls `visit` with the first job of each lane, in scheduling order
   // across lanes. After `same_lane` the lane's next job (if any) takes its
@@ -58,7 +59,6 @@ class JobQueue {
     Key key;
     std::map<std::string, Lane>::iterator lane;
   };
-  Lane m_order;
   std::map<std::string, Lane> m_lanes;  // by lane name; empty lanes are dropped after a visit
   std::unordered_map<std::string, Entry> m_entries;
   std::uint64_t m_next_arrival = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // The engine's in-memory record of a non-terminal job: the job document plus
 // the counters and flags that drive its lifecycle. Guarded by the engine mutex.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -37,45 +38,49 @@ struct LiveJob {
   DelayTimers::Armed delay_timer;   // the delay threshold of the current phase, while it has not fired
 };
 
-// The live jobs by id, ordered (iteration goes in id order) and hashed: every
-// executor call finds its job, and with tens of thousands of jobs queued a
-// walk down a tree of string compares cost more than the call's own work.
+// The live jobs by id, hashed: every executor call finds its job, and with
+// tens of thousands of jobs queued a tree of string compares cost more than
+// the call's own work. Walks go in no particular order; a walk whose order
+// shows (events it makes) takes in_id_order().
 class LiveJobs {
  public:
-  using Map = std::map<std::string, LiveJob>;
+  struct IdHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+  };
+  using Map = std::unordered_map<std::string, LiveJob, IdHash, std::equal_to<>>;
   // Adds `live` under its job's id; one already there is kept and returned.
   LiveJob& add(LiveJob live) {
-    auto [it, added] = m_by_id.try_emplace(live.job.id, std::move(live));
-    if (added) m_index.emplace(it->first, it);
-    return it->second;
+    std::string id = live.job.id;
+    return m_by_id.try_emplace(std::move(id), std::move(live)).first->second;
   }
-  LiveJob* find(std::string_view id) const {
-    auto it = m_index.find(id);
-    return it == m_index.end() ? nullptr : &it->second->second;
+  LiveJob* find(std::string_view id) {
+    auto it = m_by_id.find(id);
+    return it == m_by_id.end() ? nullptr : &it->second;
   }
   // Precondition: the job is live.
-  LiveJob& at(std::string_view id) const { return m_index.at(id)->second; }
-  void erase(const std::string& id) {
-    auto it = m_index.find(id);
-    if (it == m_index.end()) return;
-    Map::iterator node = it->second;
-    m_index.erase(it);  // before the key its view points at goes
-    m_by_id.erase(node);
+  LiveJob& at(std::string_view id) { return m_by_id.find(id)->second; }
+  void erase(std::string_view id) {
+    if (auto it = m_by_id.find(id); it != m_by_id.end()) m_by_id.erase(it);
   }
-  void clear() {
-    m_index.clear();
-    m_by_id.clear();
-  }
+  void clear() { m_by_id.clear(); }
   bool empty() const { return m_by_id.empty(); }
   std::size_t size() const { return m_by_id.size(); }
   Map::iterator begin() { return m_by_id.begin(); }
   Map::iterator end() { return m_by_id.end(); }
   Map::const_iterator begin() const { return m_by_id.begin(); }
   Map::const_iterator end() const { return m_by_id.end(); }
+  // Every live job, in job id order.
+  std::vector<LiveJob*> in_id_order() {
+    std::vector<LiveJob*> jobs;
+    jobs.reserve(m_by_id.size());
+    for (auto& [id, live] : m_by_id) jobs.push_back(&live);
+    std::sort(jobs.begin(), jobs.end(), [](const LiveJob* a, const LiveJob* b) { return a->job.id < b->job.id; });
+    return jobs;
+  }
 
  private:
   Map m_by_id;
-  std::unordered_map<std::string_view, Map::iterator> m_index;  // by views of m_by_id's keys
 };
 
 // Output is read for a failure diagnosis on AMD nodes only (screen::diagnose

@@ -15,6 +15,7 @@ void Recorder::continue_after(std::int64_t max_seq) { m_next_seq = max_seq + 1; 
 // Built in place in the batch, and without its title (the store's encoding
 // and event_to_api give it one): this runs for every step of a simulation.
 void Recorder::event(LiveJob& live, store::WriteBatch& batch, EventSpec spec) {
+  if (batch.events.capacity() == 0) batch.events.reserve(4);  // a step's batch holds one to four
   model::Event& event = batch.events.emplace_back();
   event.created_ms = m_clock.now_ms();
   event.seq = m_next_seq++;

@@ -146,34 +146,30 @@ void Engine::Impl::image_digest(const std::string& job_id, const std::string& di
 // their event, the terminal status and event) is then one batch. A run the
 // node cut short collects nothing: the node is gone with its files.
 void Engine::Impl::finished(const std::string& job_id, const exec::RunOutcome& outcome) {
-  {
-    std::lock_guard lock(m_mutex);
-    LiveJob* live = sink_target_locked(job_id);
-    if (!live) return;
-    if (!outcome.lost_reason.empty()) {
-      store::WriteBatch batch;
-      lose_run_locked(*live, outcome, batch);
-      enqueue_locked(std::move(batch));
-      return;
-    }
+  std::unique_lock lock(m_mutex);
+  LiveJob* live = sink_target_locked(job_id);
+  if (!live) return;
+  store::WriteBatch batch;
+  if (!outcome.lost_reason.empty()) {
+    lose_run_locked(*live, outcome, batch);
+    return enqueue_locked(std::move(batch));
   }
-  std::vector<model::Artifact> artifacts;
-  if (outcome.may_have_artifacts) artifacts = collect_artifacts(m_options.data_dir, job_id, now());
-  {
-    std::lock_guard lock(m_mutex);
-    LiveJob* live = sink_target_locked(job_id);
+  if (outcome.may_have_artifacts) {
+    lock.unlock();
+    batch.artifacts = collect_artifacts(m_options.data_dir, job_id, now());
+    lock.lock();
+    live = sink_target_locked(job_id);
     if (!live) return;
-    store::WriteBatch batch;
-    enter_phase(live->job, model::Phase::finalizing, now());
-    live->job.artifacts_ready = true;
-    m_recorder.event(*live, batch,
-                     {"job.artifacts_collected", "executor",
-                      "Collected " + std::to_string(artifacts.size()) + " artifact" + (artifacts.size() == 1 ? "" : "s"),
-                      util::JsonMembers().add("count", artifacts.size()).add("names", artifact_names(artifacts)).take()});
-    batch.artifacts = std::move(artifacts);
-    end_run_locked(*live, outcome, batch);
-    enqueue_locked(std::move(batch));
   }
+  enter_phase(live->job, model::Phase::finalizing, now());
+  live->job.artifacts_ready = true;
+  const std::size_t count = batch.artifacts.size();
+  m_recorder.event(*live, batch,
+                   {"job.artifacts_collected", "executor",
+                    "Collected " + std::to_string(count) + " artifact" + (count == 1 ? "" : "s"),
+                    util::JsonMembers().add("count", count).add("names", artifact_names(batch.artifacts)).take()});
+  end_run_locked(*live, outcome, batch);
+  enqueue_locked(std::move(batch));
 }
 
 void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome, store::WriteBatch& batch) {

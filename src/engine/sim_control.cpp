@@ -52,10 +52,11 @@ void Engine::Impl::lose_jobs_on(const std::string& node_id, const std::string& r
   std::vector<std::pair<std::string, std::shared_ptr<exec::Executor>>> runs;
   {
     std::lock_guard lock(m_mutex);
-    for (auto& [id, live] : m_live) {
-      if (!live.launched || live.cancelling || !live.job.placement || live.job.placement->node_id != node_id) continue;
-      live.cancelling = true;
-      runs.emplace_back(id, executor_for(live.job));
+    for (LiveJob* live : m_live.in_id_order()) {  // one event order for one input
+      if (!live->launched || live->cancelling || !live->job.placement || live->job.placement->node_id != node_id)
+        continue;
+      live->cancelling = true;
+      runs.emplace_back(live->job.id, executor_for(live->job));
     }
   }
   for (auto& [id, executor] : runs)
@@ -102,7 +103,7 @@ std::size_t Engine::Impl::cancel_live_jobs(const std::string& reason) {
     std::vector<std::pair<std::string, std::string>> jobs;  // id, workspace
     {
       std::lock_guard lock(m_mutex);
-      for (const auto& [id, live] : m_live) jobs.emplace_back(id, live.job.workspace);
+      for (const LiveJob* live : m_live.in_id_order()) jobs.emplace_back(live->job.id, live->job.workspace);
     }
     if (jobs.empty()) return cancelled;
     std::size_t before = cancelled;
