@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "jgrid/engine/engine.hpp"
+#include "jgrid/engine/event_digest.hpp"
 #include "jgrid/exec/sim_executor.hpp"
 #include "jgrid/store/stream_store.hpp"
 #include "jgrid/util/ids.hpp"
@@ -77,11 +78,13 @@ class TraceFeed {
   long long m_refused = 0;
 };
 
-// Each batch the engine writes, in event seq order, to every observer: its
-// events, and the final documents of the jobs that ended in it.
-void observe(const store::WriteBatch& batch, const std::vector<SimObserver*>& observers) {
-  for (const auto& event : batch.events)
+// Each batch the engine writes, in event seq order, to the digest and every
+// observer: its events, and the final documents of the jobs that ended in it.
+void observe(const store::WriteBatch& batch, engine::EventDigest& digest, const std::vector<SimObserver*>& observers) {
+  for (const auto& event : batch.events) {
+    digest.add(event);
     for (auto* observer : observers) observer->add_event(event);
+  }
   for (const auto& job : batch.jobs)
     if (model::is_terminal(job.status))
       for (auto* observer : observers) observer->add_job(job);
@@ -100,11 +103,16 @@ Result<SimRunResult> run_simulation(const exec::Fleet& fleet, const Trace& trace
   SimRunResult result;
   result.start_ms = clock->now_ms();
   for (auto* observer : observers) observer->begin(result.start_ms);
-  auto store = store::make_stream_store([&observers](const store::WriteBatch& batch) { observe(batch, observers); });
+  // The event digest is taken here, on the store's thread, rather than by
+  // the engine on the clock's: the same lines in the same (seq) order.
+  engine::EventDigest digest;
+  auto store = store::make_stream_store(
+      [&digest, &observers](const store::WriteBatch& batch) { observe(batch, digest, observers); });
   engine::EngineOptions engine_options;
   engine_options.data_dir = scratch.path;
   engine_options.max_attempts = options.max_attempts;
   engine_options.durable_submits = false;  // the store keeps nothing to wait for
+  engine_options.keep_event_digest = false;
   engine::Engine engine(*store, clock, fleet,
                         {{"simulated", exec::make_sim_executor(clock, fleet, exec::SimOutput::at_end)}}, engine_options);
   if (auto started = engine.start(); !started) return started.error();
@@ -113,10 +121,10 @@ Result<SimRunResult> run_simulation(const exec::Fleet& fleet, const Trace& trace
   feed.start();
   clock->wait_idle();
   result.end_ms = clock->now_ms();
-  result.digest = engine.event_digest();
   result.refused_at_submit = feed.refused();
   engine.stop();
   store->flush();
+  result.digest = digest.hex();
   for (auto* observer : observers) observer->end(result.end_ms);
   return result;
 }

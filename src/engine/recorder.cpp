@@ -1,8 +1,5 @@
 #include "recorder.hpp"
 
-#include <charconv>
-
-#include "jgrid/util/crypto.hpp"
 #include "jgrid/util/ids.hpp"
 
 namespace jgrid::engine {
@@ -28,37 +25,13 @@ void Recorder::event(LiveJob& live, store::WriteBatch& batch, EventSpec spec) {
   event.source = std::move(spec.source);
   event.level = std::move(spec.level);
   event.data = std::move(spec.data);
-  digest(live, event);
-}
-
-// One line per event: "\n<ms> #<ordinal> <type> <source> <level> <message>",
-// the job's id in the message written as its ordinal. Built in one buffer
-// kept between events: this runs for every event of a simulation.
-void Recorder::digest(LiveJob& live, const model::Event& event) {
   if (live.ordinal == 0) live.ordinal = ++m_ordinals;
-  char ms[24], tag_text[24];
-  tag_text[0] = '#';
-  const std::string_view tag(tag_text, std::to_chars(tag_text + 1, tag_text + sizeof tag_text, live.ordinal).ptr - tag_text);
-  std::string& line = m_digest_line;
-  line.assign("\n").append(ms, std::to_chars(ms, ms + sizeof ms, event.created_ms).ptr);
-  line.append(" ").append(tag);
-  for (const std::string* part : {&event.type, &event.source, &event.level}) line.append(" ").append(*part);
-  line.append(" ");
-  const std::string& message = event.message;
-  std::size_t from = 0;
-  for (auto at = message.find(event.job_id); !event.job_id.empty() && at != std::string::npos;
-       at = message.find(event.job_id, from)) {
-    line.append(message, from, at - from).append(tag);
-    from = at + event.job_id.size();
-  }
-  line.append(message, from);
-  m_digest.update(line);
-  ++m_digest_events;
+  event.ordinal = live.ordinal;
+  if (m_keep_digest) m_digest.add(event);
 }
 
 void Recorder::reset_digest() {
   m_digest.reset();
-  m_digest_events = 0;
   m_ordinals = 0;
 }
 

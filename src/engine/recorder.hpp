@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "jgrid/engine/event_digest.hpp"
 #include "jgrid/store/store.hpp"
 #include "jgrid/util/clock.hpp"
-#include "jgrid/util/crypto.hpp"
 #include "live_job.hpp"
 
 namespace jgrid::engine {
@@ -36,25 +36,22 @@ class Recorder {
   // the first dropped line adds one platform line and sets log_truncated.
   void output(LiveJob& live, store::WriteBatch& batch, const std::string& stream, const std::string& line);
 
-  // The event log digest: sha256 of the lines of every event recorded since
-  // construction or reset_digest(), each line its clock time, the job's
-  // ordinal (order of first event), type, source, level and message with the
-  // job id replaced by the ordinal; "" before the first event. Ids are
-  // random; nothing else is, on a virtual clock.
-  std::string digest() const { return m_digest_events == 0 ? "" : m_digest.hex_digest_so_far(); }
-  std::int64_t digested_events() const { return m_digest_events; }
+  // The event log digest (EventDigest) of every event recorded since
+  // construction or reset_digest(); "" before the first event, and always
+  // when keep_digest(false) (the events still carry their ordinal).
+  std::string digest() const { return m_digest.hex(); }
+  std::int64_t digested_events() const { return m_digest.events(); }
   void reset_digest();
+  void keep_digest(bool keep) { m_keep_digest = keep; }
 
  private:
   model::LogEntry log_entry(LiveJob& live, const std::string& stream, const std::string& message);
-  void digest(LiveJob& live, const model::Event& event);
 
   const util::Clock& m_clock;
   std::int64_t m_max_log_bytes;
   std::int64_t m_next_seq = 1;
-  util::Sha256 m_digest;  // running: O(1) per event whenever the digest is read
-  std::int64_t m_digest_events = 0;
-  std::string m_digest_line;  // digest()'s buffer
+  EventDigest m_digest;
+  bool m_keep_digest = true;
   std::int64_t m_ordinals = 0;
 };
 

@@ -15,7 +15,9 @@ Engine::Impl::Impl(store::Store& store, std::shared_ptr<util::Clock> clock, exec
       m_options(std::move(options)),
       m_pool(m_fleet.nodes, m_fleet.seed),
       m_recorder(*m_clock, m_options.max_log_bytes),
-      m_delay_timers(*m_clock, [this](const std::string& job_id, std::uint64_t token) { delay_due(job_id, token); }) {}
+      m_delay_timers(*m_clock, [this](const std::string& job_id, std::uint64_t token) { delay_due(job_id, token); }) {
+  m_recorder.keep_digest(m_options.keep_event_digest);
+}
 
 LiveJob* Engine::Impl::find_live_locked(const std::string& job_id) {
   return m_live.find(job_id);

@@ -76,6 +76,10 @@ struct EngineOptions {
   // API's promise before a 202). false: the job is queued to the store and
   // scheduled at once; for batch simulation, whose store dies with it.
   bool durable_submits = true;
+  // false: event_digest() stays "" (the events still carry their ordinal);
+  // for batch simulation, which digests the event stream on its store's
+  // thread instead of the clock's.
+  bool keep_event_digest = true;
   // Metadata of images the fleet's catalog does not list (registries);
   // null: such images are screened by name only. submit and estimate wait at
   // most image_lookup_bound for it; a job accepted past the bound waits,

@@ -19,6 +19,9 @@ struct Event {
   std::string level = "info";  // info, warning, error
   std::int64_t created_ms = 0;
   nlohmann::json data = nlohmann::json::object();
+  // The order of the job's first event in this process (the event digest's
+  // stand-in for the job id); not stored, 0 when not known.
+  std::int64_t ordinal = 0;
 };
 
 // docs/api.md §2.7 event object.

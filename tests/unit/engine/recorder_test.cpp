@@ -1,5 +1,7 @@
 #include "engine/recorder.hpp"
 
+#include <tuple>
+
 #include "engine_fixture.hpp"
 
 using namespace jgrid;
@@ -30,6 +32,45 @@ TEST_CASE("engine::Recorder numbers events per job and across the server", "[eng
   CHECK(batch.events[0].created_ms == clock.now_ms());
   CHECK(batch.events[2].level == "error");
   CHECK(batch.events[0].data["node_id"] == "n");
+}
+
+TEST_CASE("engine::EventDigest of a recorder's events equals the recorder's own digest", "[engine]") {
+  test::ManualClock clock;
+  Recorder keeping(clock, 1024), not_keeping(clock, 1024);
+  not_keeping.keep_digest(false);
+  LiveJob a, b, a2, b2;
+  a.job.id = a2.job.id = "job_a";
+  b.job.id = b2.job.id = "job_b";
+  store::WriteBatch kept, streamed;
+  for (auto [recorder, batch, x, y] : {std::tuple{&keeping, &kept, &a, &b}, std::tuple{&not_keeping, &streamed, &a2, &b2}}) {
+    recorder->event(*y, *batch, {"job.queued", "scheduler", "Waiting"});
+    recorder->event(*x, *batch, {"job.assigned", "scheduler", "Assigned job_a to n"});
+    recorder->event(*y, *batch, {"job.failed", "executor", "job_b: boom", {}, "error"});
+  }
+  CHECK(streamed.events[0].ordinal == 1);  // b came first
+  CHECK(streamed.events[1].ordinal == 2);
+  CHECK(streamed.events[2].ordinal == 1);
+  CHECK(not_keeping.digest().empty());
+  CHECK(not_keeping.digested_events() == 0);
+  engine::EventDigest digest;
+  CHECK(digest.hex().empty());
+  for (const auto& event : streamed.events) digest.add(event);
+  CHECK(digest.events() == 3);
+  CHECK(digest.hex() == keeping.digest());
+  CHECK(digest.hex().size() == 64);
+  // The job id in a message is its ordinal: other ids give the same lines.
+  engine::EventDigest renamed;
+  for (auto event : streamed.events) {
+    auto swap = [](std::string& text) {
+      for (auto at = text.find("job_"); at != std::string::npos; at = text.find("job_", at + 4)) text[at + 4] = 'z' - (text[at + 4] - 'a');
+    };
+    swap(event.job_id);
+    swap(event.message);
+    renamed.add(event);
+  }
+  CHECK(renamed.hex() == digest.hex());
+  renamed.add(streamed.events[0]);
+  CHECK(renamed.hex() != digest.hex());
 }
 
 TEST_CASE("engine::Recorder drops output past the bound with one platform line", "[engine]") {
