@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdio>
 
 #include "jgrid/util/strings.hpp"
@@ -212,10 +213,12 @@ std::string format_number(double value) {
   return text;
 }
 
+// to_chars prints as printf's "%.2f" does, without its locale and format parsing.
 std::string format_usd(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "$%.2f", value);
-  return text;
+  char text[48];
+  text[0] = '$';
+  char* end = std::to_chars(text + 1, text + sizeof text, value, std::chars_format::fixed, 2).ptr;
+  return std::string(text, end);
 }
 
 }  // namespace jgrid::route

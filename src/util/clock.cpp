@@ -63,18 +63,21 @@ class PendingSeqs {
 };
 
 // Pending timers in (due time, order of scheduling) order: FIFO among equal
-// due times. A binary heap: a simulation keeps a hundred thousand timers
-// pending (a delay timer per queued job), and a tree of them cost more per
-// schedule than many callbacks. A cancelled timer leaves the pending set at
-// once and the heap when it reaches the top (or at a compaction, so that
+// due times. A simulation keeps a few hundred thousand timers pending (a
+// delay timer per queued job, a stage timer per run), so the heap is laid
+// out for the cache: four children per node (half the depth of a binary
+// heap) and small entries that name their callback's slot, the callbacks
+// staying put in a slab. A cancelled timer leaves the pending set at once
+// and the heap when it reaches the top (or at a compaction, so that
 // cancelled timers never outnumber pending ones for long).
 using TimerKey = std::pair<std::int64_t, std::uint64_t>;
 
 class TimerQueue {
  public:
   void push(TimerKey key, std::function<void()> fn) {
-    m_heap.push_back(Timer{key, std::move(fn)});
-    std::push_heap(m_heap.begin(), m_heap.end(), Later{});
+    std::uint32_t slot = take_slot(std::move(fn));
+    m_heap.push_back(Entry{key.first, key.second, slot});
+    sift_up(m_heap.size() - 1);
     m_pending.insert(key.second);
   }
   // True when the timer was pending (it is dropped).
@@ -88,43 +91,98 @@ class TimerQueue {
   // Precondition: !empty().
   TimerKey first() {
     drop_cancelled();
-    return m_heap.front().key;
+    return {m_heap.front().due, m_heap.front().seq};
   }
   // Takes the first pending timer out. Precondition: !empty().
   std::function<void()> pop() {
     drop_cancelled();
-    std::pop_heap(m_heap.begin(), m_heap.end(), Later{});
-    Timer timer = std::move(m_heap.back());
-    m_heap.pop_back();
-    m_pending.erase(timer.key.second);
-    return std::move(timer.fn);
+    Entry top = pop_top();
+    m_pending.erase(top.seq);
+    return release_slot(top.slot);
   }
   void clear() {
     m_heap.clear();
+    m_slots.clear();
+    m_free_slots.clear();
     m_pending.clear();
   }
 
  private:
-  struct Timer {
-    TimerKey key;
-    std::function<void()> fn;
+  static constexpr std::size_t k_arity = 4;
+  struct Entry {
+    std::int64_t due;
+    std::uint64_t seq;
+    std::uint32_t slot;  // in m_slots
+    bool before(const Entry& other) const { return due != other.due ? due < other.due : seq < other.seq; }
   };
-  struct Later {
-    bool operator()(const Timer& a, const Timer& b) const { return a.key > b.key; }
-  };
-  bool is_pending(const Timer& timer) const { return m_pending.contains(timer.key.second); }
-  void drop_cancelled() {
-    while (!m_heap.empty() && !is_pending(m_heap.front())) {
-      std::pop_heap(m_heap.begin(), m_heap.end(), Later{});
-      m_heap.pop_back();
+
+  std::uint32_t take_slot(std::function<void()> fn) {
+    if (m_free_slots.empty()) {
+      m_slots.push_back(std::move(fn));
+      return static_cast<std::uint32_t>(m_slots.size() - 1);
     }
+    std::uint32_t slot = m_free_slots.back();
+    m_free_slots.pop_back();
+    m_slots[slot] = std::move(fn);
+    return slot;
+  }
+  std::function<void()> release_slot(std::uint32_t slot) {
+    std::function<void()> fn = std::move(m_slots[slot]);
+    m_slots[slot] = nullptr;
+    m_free_slots.push_back(slot);
+    return fn;
+  }
+  Entry pop_top() {
+    Entry top = m_heap.front();
+    m_heap.front() = m_heap.back();
+    m_heap.pop_back();
+    if (!m_heap.empty()) sift_down(0);
+    return top;
+  }
+  void sift_up(std::size_t at) {
+    Entry moving = m_heap[at];
+    while (at > 0) {
+      std::size_t parent = (at - 1) / k_arity;
+      if (!moving.before(m_heap[parent])) break;
+      m_heap[at] = m_heap[parent];
+      at = parent;
+    }
+    m_heap[at] = moving;
+  }
+  void sift_down(std::size_t at) {
+    Entry moving = m_heap[at];
+    const std::size_t size = m_heap.size();
+    for (;;) {
+      std::size_t first_child = at * k_arity + 1;
+      if (first_child >= size) break;
+      std::size_t best = first_child;
+      for (std::size_t child = first_child + 1; child < std::min(first_child + k_arity, size); ++child)
+        if (m_heap[child].before(m_heap[best])) best = child;
+      if (!m_heap[best].before(moving)) break;
+      m_heap[at] = m_heap[best];
+      at = best;
+    }
+    m_heap[at] = moving;
+  }
+  void drop_cancelled() {
+    while (!m_heap.empty() && !m_pending.contains(m_heap.front().seq)) release_slot(pop_top().slot);
   }
   void compact() {
-    std::erase_if(m_heap, [&](const Timer& timer) { return !is_pending(timer); });
-    std::make_heap(m_heap.begin(), m_heap.end(), Later{});
+    std::size_t kept = 0;
+    for (const Entry& entry : m_heap) {
+      if (m_pending.contains(entry.seq))
+        m_heap[kept++] = entry;
+      else
+        release_slot(entry.slot);
+    }
+    m_heap.resize(kept);
+    for (std::size_t at = m_heap.size() / k_arity + 1; at-- > 0;)
+      if (at < m_heap.size()) sift_down(at);
   }
 
-  std::vector<Timer> m_heap;
+  std::vector<Entry> m_heap;
+  std::vector<std::function<void()>> m_slots;  // callbacks by slot; empty when free
+  std::vector<std::uint32_t> m_free_slots;
   PendingSeqs m_pending;
 };
 

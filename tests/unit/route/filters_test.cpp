@@ -1,5 +1,7 @@
 #include "route/filters.hpp"
 
+#include <cstdio>
+
 #include "route_fixtures.hpp"
 
 namespace {
@@ -103,4 +105,12 @@ TEST_CASE("route::make_demand reads VRAM needs and the mode", "[route]") {
   CHECK(demand.mode == "balanced");
   CHECK(jgrid::route::format_number(1.5) == "1.5");
   CHECK(jgrid::route::format_usd(2.1) == "$2.10");
+}
+
+TEST_CASE("route::format_usd prints what printf's %.2f prints, halves and large sums included", "[route]") {
+  for (double value : {0.0, 0.005, 0.015, 0.125, 1.005, 2.675, 16.8, 1234.565, 99999.995, 1e9 + 0.5, 3.0 * 2.9}) {
+    char expected[64];
+    std::snprintf(expected, sizeof expected, "$%.2f", value);
+    CHECK(jgrid::route::format_usd(value) == expected);
+  }
 }
