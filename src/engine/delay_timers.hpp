@@ -1,9 +1,10 @@
 #pragma once
 // The clock timers of delay thresholds (docs/simulation.md §3: one clock drives every
-// timer, delay thresholds included). The engine arms one per live job in a
-// phase before its workload, due when the phase has lasted the threshold;
-// arming again (a new phase) or disarming (the job ended) cancels the
-// earlier timer, so a virtual clock never moves to a threshold that no job
+// timer, delay thresholds included). The engine keeps at most one per live
+// job in a phase before its workload, due no later than the job's current
+// phase reaches the threshold (a timer from an earlier phase re-arms itself
+// for the current one when it fires); entering the workload or ending
+// disarms it, so a virtual clock never moves to a threshold that no job
 // waits for any more.
 //
 // A timer that fires calls `fire(job_id, token)` unless close() ran. The

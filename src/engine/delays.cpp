@@ -33,24 +33,43 @@ void Engine::Impl::tick_locked() {
   enqueue_locked(std::move(batch));
 }
 
-// A job adopted after a restart whose delay reason already names its phase
-// was flagged in that phase: it is not flagged twice.
+// One timer per job at most, due at the earliest threshold the job may
+// still reach. A phase with a threshold keeps a timer pending from an
+// earlier phase (its due time is no later); when it fires it re-arms itself
+// for the job's phase by then. Only a phase without a threshold (or the
+// job's end) cancels it. A simulated job thus makes one timer rather than a
+// timer and a cancel per phase.
 void Engine::Impl::arm_delay_locked(LiveJob& live) {
-  disarm_delay_locked(live);
-  const model::Job& job = live.job;
-  std::string code = delay_code(job.phase);
-  if (m_options.delay_threshold_ms <= 0 || code.empty() || (job.delay && job.delay->code == code)) return;
-  live.delay_timer = m_delay_timers.arm(job.id, job.phase_started_ms + m_options.delay_threshold_ms);
+  auto due = delay_due_ms(live);
+  if (!due) return disarm_delay_locked(live);
+  if (live.delay_timer.token == 0) live.delay_timer = m_delay_timers.arm(live.job.id, *due);
 }
 
 void Engine::Impl::disarm_delay_locked(LiveJob& live) { m_delay_timers.disarm(live.delay_timer); }
 
-// A token other than the job's current one belongs to a phase it has left.
+// A job adopted after a restart whose delay reason already names its phase
+// was flagged in that phase: it is not flagged twice.
+std::optional<std::int64_t> Engine::Impl::delay_due_ms(const LiveJob& live) const {
+  const model::Job& job = live.job;
+  if (m_options.delay_threshold_ms <= 0) return std::nullopt;
+  std::string code = delay_code(job.phase);
+  if (code.empty() || (job.delay && job.delay->code == code)) return std::nullopt;
+  return job.phase_started_ms + m_options.delay_threshold_ms;
+}
+
+// A token other than the job's current one belongs to a timer since
+// cancelled. A timer armed in an earlier phase re-arms for the current one.
 void Engine::Impl::delay_due(const std::string& job_id, std::uint64_t token) {
   std::lock_guard lock(m_mutex);
   LiveJob* live = find_live_locked(job_id);
   if (!live || live->delay_timer.token != token || m_stopping) return;
   live->delay_timer = DelayTimers::Armed{};  // fired: once per phase
+  auto due = delay_due_ms(*live);
+  if (!due) return;
+  if (*due > now()) {
+    live->delay_timer = m_delay_timers.arm(live->job.id, *due);
+    return;
+  }
   store::WriteBatch batch;
   flag_delayed_locked(*live, batch);
   enqueue_locked(std::move(batch));

@@ -168,10 +168,15 @@ struct Engine::Impl final : exec::RunSink, exec::NodeSink {
 
   // delays.cpp
   void tick_locked();
-  // (Re)arms the delay timer of the job's current phase; disarms it in a
-  // phase that cannot be delayed. Call whenever the phase changes.
+  // Makes sure a delay timer is pending for the job's current phase (one
+  // pending from an earlier phase is kept: it is due no later and re-arms
+  // itself when it fires); disarms it in a phase that cannot be delayed.
+  // Call whenever the phase changes.
   void arm_delay_locked(LiveJob& live);
   void disarm_delay_locked(LiveJob& live);
+  // When the job's current phase reaches its delay threshold; nullopt when
+  // the phase cannot be delayed or its delay is already flagged.
+  std::optional<std::int64_t> delay_due_ms(const LiveJob& live) const;
   // The delay timer of `job_id` fired (clock timer thread).
   void delay_due(const std::string& job_id, std::uint64_t token);
   void flag_delayed_locked(LiveJob& live, store::WriteBatch& batch);

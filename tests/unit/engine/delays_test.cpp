@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "engine_fixture.hpp"
 
@@ -58,13 +60,13 @@ TEST_CASE("engine keeps the capacity reason when a waiting job passes the thresh
   CHECK(f.stored(waiting.id)->delay->code == "CAPACITY_UNAVAILABLE");
 }
 
-TEST_CASE("engine arms one clock timer per start phase and drops it when the phase or the job ends", "[engine]") {
+TEST_CASE("engine keeps one clock timer through the start phases and drops it when the workload starts or the job ends", "[engine]") {
   engine::EngineOptions options;
   options.delay_threshold_ms = 60'000;
   EngineFixture f({make_node("mi300x-1", "amd", 8)}, options);
   model::Job job = f.submit(make_spec("amd"));
   REQUIRE(f.executor->wait_started(1));
-  CHECK(f.clock->pending_timers() == 1);  // scheduling's; queued's was dropped
+  CHECK(f.clock->pending_timers() == 1);  // queued's, kept: due no later than scheduling's would be
   f.executor->step(job.id, model::Phase::runtime_preparation, "job.inputs_prepared");
   CHECK(f.clock->pending_timers() == 1);
   f.executor->step(job.id, model::Phase::workload_execution, "job.running");
@@ -75,4 +77,24 @@ TEST_CASE("engine arms one clock timer per start phase and drops it when the pha
   CHECK(f.clock->pending_timers() == 1);
   REQUIRE(f.engine->cancel(waiting.id, "local", "").ok());
   CHECK(f.clock->pending_timers() == 0);
+}
+
+TEST_CASE("engine's delay timer from an earlier phase waits for the current phase's threshold", "[engine]") {
+  engine::EngineOptions options;
+  options.delay_threshold_ms = 60'000;
+  EngineFixture f({make_node("mi300x-1", "amd", 8)}, options);
+  model::Job job = f.submit(make_spec("amd"));
+  REQUIRE(f.executor->wait_started(1));
+  f.clock->advance(30'000);
+  f.executor->step(job.id, model::Phase::runtime_preparation, "job.inputs_prepared");  // this phase's threshold: +90 s
+  REQUIRE(f.reaches(job.id, JobStatus::starting));
+  f.clock->advance(40'000);  // +70 s: the timer armed in the queue (+60 s) fires and waits on
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  CHECK_FALSE(f.stored(job.id)->delayed_start);
+  CHECK(f.clock->pending_timers() == 1);
+  f.clock->advance(25'000);  // +95 s
+  REQUIRE(eventually([&] { return f.stored(job.id)->delayed_start; }));
+  CHECK(f.stored(job.id)->delay->message == "job has been in runtime_preparation for 65s (threshold 60s)");
+  auto types = f.event_types(job.id);
+  CHECK(std::count(types.begin(), types.end(), "job.delayed") == 1);
 }
