@@ -47,6 +47,13 @@ nlohmann::json route_data(route::RouteResult& route) {
       .take();
 }
 
+// A pass places jobs and says why others wait; it prices nothing.
+route::RouteRequest pass_request(const LiveJob& live, const SchedulePass& pass) {
+  route::RouteRequest request{live.job.spec, live.intent, &pass.held};
+  request.describe_likely_node = false;
+  return request;
+}
+
 }  // namespace
 
 // The "engine loop" thread: on a real clock a scheduling pass whenever
@@ -106,7 +113,7 @@ JobQueue::Next Engine::Impl::visit_locked(LiveJob& live, SchedulePass& pass) {
     return JobQueue::Next::other_lanes;
   }
   auto started = std::chrono::steady_clock::now();
-  auto route = route::place(route::RouteRequest{live.job.spec, live.intent, &pass.held}, fleet);
+  auto route = route::place(pass_request(live, pass), fleet);
   record_route(static_cast<bool>(route.placement), std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   if (!route.placement) {
     pass.failed.emplace(live.route_key, std::move(route));
@@ -131,7 +138,7 @@ void Engine::Impl::wait_locked(LiveJob& live, SchedulePass& pass, bool head) {
 // The route result of the job's key in this pass, routing it when the pass skipped that.
 const route::RouteResult& Engine::Impl::why_waiting_locked(LiveJob& live, SchedulePass& pass) {
   auto& slot = pass.failed[live.route_key];
-  if (!slot) slot = route::place(route::RouteRequest{live.job.spec, live.intent, &pass.held}, m_pool.index());
+  if (!slot) slot = route::place(pass_request(live, pass), m_pool.index());
   return *slot;
 }
 

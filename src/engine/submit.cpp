@@ -19,11 +19,12 @@ Error capacity_error(const route::RouteResult& route, const screen::Intent& inte
                      {"nodes_considered", nodes}});
 }
 
-model::Job new_job(const SubmitRequest& request, std::int64_t now_ms, double estimated_cost) {
+// Takes the spec out of `request` (its workspace and key stay).
+model::Job new_job(SubmitRequest& request, std::int64_t now_ms, double estimated_cost) {
   model::Job job;
   job.id = util::new_id("job", now_ms);
   job.workspace = request.workspace;
-  job.spec = request.spec;
+  job.spec = std::move(request.spec);
   if (job.spec->name.empty()) job.spec.edit().name = generated_name(job.spec, now_ms);
   job.status = model::JobStatus::queued;
   job.phase = model::Phase::queued;
@@ -127,7 +128,7 @@ Status Engine::Impl::check_inputs(const model::JobSpec& spec, const std::string&
 // The inputs (screening was prepared), then whether the fleet could ever
 // run it; only then is anything stored.
 Result<SubmitResult> Engine::Impl::submit_new(PreparedSubmit& prepared) {
-  const SubmitRequest& request = prepared.request;
+  SubmitRequest& request = prepared.request;
   if (auto inputs = check_inputs(request.spec, request.workspace); !inputs) return inputs.error();
   const screen::Intent& intent = prepared.screening.intent;
   route::RouteResult route;
@@ -143,7 +144,7 @@ Result<SubmitResult> Engine::Impl::submit_new(PreparedSubmit& prepared) {
   double cost = cost_for(likely_price(route), request.spec.gpu_count, estimate_runtime(request.spec).expected_minutes);
   auto job = commit_new_job(new_job(request, now(), cost), prepared, route);
   if (!job) return job.error();
-  if (prepared.image_pending) watch_image(job->id, request.spec.image);
+  if (prepared.image_pending) watch_image(job->id, job->spec->image);
   return SubmitResult{std::move(*job), false};
 }
 
@@ -155,15 +156,14 @@ Result<SubmitResult> Engine::Impl::submit_new(PreparedSubmit& prepared) {
 Result<model::Job> Engine::Impl::commit_new_job(model::Job job, PreparedSubmit& prepared,
                                                 const route::RouteResult& route) {
   const std::string id = job.id;
-  const screen::Screening& screening = prepared.screening;
   const bool image_pending = prepared.image_pending;
-  job.screening = prepared.screening_json;
+  job.screening = std::move(prepared.screening_json);
   // Here, in parallel with other submits, not on the writer thread; a store
   // that keeps no job documents never encodes one.
   if (m_store.keeps_job_states()) store::warm_job_encoding(job);
   {
     std::lock_guard lock(m_mutex);
-    LiveJob& live = m_live.add(LiveJob{std::move(job), screening.intent});
+    LiveJob& live = m_live.add(LiveJob{std::move(job), std::move(prepared.screening.intent)});
     live.route_key = std::move(prepared.route_key);
     store::WriteBatch batch;
     m_recorder.event(live, batch,

@@ -154,8 +154,8 @@ RouteResult place(const RouteRequest& request, const FleetIndex& fleet) {
   result.fitting_classes = std::move(scan.fitting);
   if (scan.best.slot) {
     result.placement = make_placement(d, fleet.node(*scan.best.slot), scan.best.score, scan.feasible);
-    result.likely_node = fleet.node(*scan.best.slot);
-  } else {
+    if (request.describe_likely_node) result.likely_node = fleet.node(*scan.best.slot);
+  } else if (request.describe_likely_node) {
     result.likely_node = cheapest_fitting(fleet, result.fitting_classes);
   }
   result.status = status_of(result);

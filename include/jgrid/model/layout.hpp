@@ -13,7 +13,13 @@ inline fs::path callback_secret_path(const fs::path& data_dir) { return data_dir
 // Every job's folder is in here, and every uploaded input's bytes in uploads_dir.
 inline fs::path jobs_dir(const fs::path& data_dir) { return data_dir / "jobs"; }
 inline fs::path uploads_dir(const fs::path& data_dir) { return data_dir / "uploads"; }
-inline fs::path job_dir(const fs::path& data_dir, const std::string& job_id) { return jobs_dir(data_dir) / job_id; }
+// Built as one text: each `/` of a path splits it into components again, and
+// every simulated run asks for its job's folder.
+inline fs::path job_dir(const fs::path& data_dir, const std::string& job_id) {
+  std::string text = data_dir.native();
+  if (!text.empty() && text.back() != '/') text += '/';
+  return fs::path(text.append("jobs/").append(job_id));
+}
 inline fs::path job_artifacts_dir(const fs::path& data_dir, const std::string& job_id) {
   return job_dir(data_dir, job_id) / "artifacts";
 }

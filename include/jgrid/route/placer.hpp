@@ -76,6 +76,8 @@ struct RouteRequest {
   // false: a placed result leaves `filtered` and `explanation` empty (a
   // caller that only needs the status and placement skips the summary).
   bool explain_placement = true;
+  // false: `likely_node` stays empty (a scheduling pass prices nothing).
+  bool describe_likely_node = true;
 };
 
 std::string_view to_string(RouteResult::Status status);
