@@ -41,7 +41,7 @@ class ClassCounter {
       if (c.min_price != c.max_price && reason == price_reason(m_d, prototype))
         count_each(c, held);
       else
-        m_counts.add(reason, c.slots.size());
+        m_counts.add(std::move(reason), c.slots.size());
     } else if (!m_d.node_labels.empty() || !fits_price(m_d, c.max_price)) {
       count_each(c, held);
     } else {
@@ -143,6 +143,14 @@ void ReasonCounts::add(std::string_view reason, std::size_t nodes) {
   auto it = std::find_if(m_counts.begin(), m_counts.end(), [&](const auto& entry) { return entry.first == reason; });
   if (it == m_counts.end())
     m_counts.emplace_back(reason, nodes);
+  else
+    it->second += nodes;
+}
+
+void ReasonCounts::add(std::string&& reason, std::size_t nodes) {
+  auto it = std::find_if(m_counts.begin(), m_counts.end(), [&](const auto& entry) { return entry.first == reason; });
+  if (it == m_counts.end())
+    m_counts.emplace_back(std::move(reason), nodes);
   else
     it->second += nodes;
 }

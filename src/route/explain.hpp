@@ -17,8 +17,10 @@ namespace jgrid::route {
 // free", most frequent first, first seen first among equal counts.
 class ReasonCounts {
  public:
-  // `reason` is copied only the first time it is seen.
+  // `reason` is copied (or moved) only the first time it is seen.
   void add(std::string_view reason, std::size_t nodes);
+  void add(std::string&& reason, std::size_t nodes);
+  void add(const char* reason, std::size_t nodes) { add(std::string_view(reason), nodes); }
   bool empty() const { return m_counts.empty(); }
   std::string text() const;
 

@@ -11,8 +11,10 @@ namespace {
 
 constexpr char k_base32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-void append_base32(std::string& out, std::uint64_t value, int chars) {
-  for (int i = chars - 1; i >= 0; --i) out.push_back(k_base32[(value >> (i * 5)) & 31]);
+// Writes `chars` base32 digits of `value` at `out`; returns the end.
+char* write_base32(char* out, std::uint64_t value, int chars) {
+  for (int i = chars - 1; i >= 0; --i) *out++ = k_base32[(value >> (i * 5)) & 31];
+  return out;
 }
 
 std::mutex& id_mutex() {
@@ -50,11 +52,14 @@ std::string new_id(std::string_view prefix, std::int64_t now_ms) {
     time_part = last_time;
     count_part = counter;
   }
-  std::string id(prefix);
-  id.push_back('_');
-  append_base32(id, time_part, 10);
-  append_base32(id, count_part, 6);
-  append_base32(id, (salt * 0x9E3779B97F4A7C15ULL + count_part) >> 14, 10);
+  // One allocation: every event of a simulation gets an id.
+  char digits[26];
+  char* end = write_base32(digits, time_part, 10);
+  end = write_base32(end, count_part, 6);
+  write_base32(end, (salt * 0x9E3779B97F4A7C15ULL + count_part) >> 14, 10);
+  std::string id;
+  id.reserve(prefix.size() + 1 + sizeof digits);
+  id.append(prefix).append(1, '_').append(digits, sizeof digits);
   return id;
 }
 
