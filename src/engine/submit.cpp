@@ -80,6 +80,7 @@ Result<PreparedSubmit> Engine::Impl::prepare(SubmitRequest request) const {
   screen::Screening screening = screen_read(request.spec, image);
   if (screening.blocked()) return screening_error(screening);
   std::string screening_json = screen::job_screening_json(screening);
+  screening_json.shrink_to_fit();  // it lives as long as the job, which takes it over
   EventSpec screened = screened_event(screening);
   PreparedSubmit prepared{std::move(request),       std::move(screening),     std::move(screening_json), image.pending,
                           std::move(screened.message), std::move(screened.level), std::move(screened.data)};
