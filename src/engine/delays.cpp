@@ -3,8 +3,8 @@
 #include <chrono>
 
 #include "impl.hpp"
-#include "lifecycle.hpp"
 #include "jgrid/util/json_members.hpp"
+#include "lifecycle.hpp"
 
 namespace jgrid::engine {
 namespace {

@@ -35,7 +35,7 @@ struct LiveJob {
   int bypassed = 0;                 // later jobs placed on nodes this one waits for
   std::vector<std::uint32_t> fitting_classes;  // node classes it could use once GPUs free up (sorted)
   screen::OutputScan output_scan;   // the first line of each failure diagnosis code in its kept output
-  DelayTimers::Armed delay_timer;   // the delay threshold of the current phase, while it has not fired
+  DelayTimers::Armed delay_timer;   // pending delay timer, due no later than the current phase's threshold
 };
 
 // The live jobs by id, hashed: every executor call finds its job, and with

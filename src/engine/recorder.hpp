@@ -1,6 +1,6 @@
 #pragma once
 // Builds the events and log lines of jobs: ids, the server-wide event seq,
-// per-job sequences, titles, and the per-job log bound. Writes nothing
+// per-job sequences and ordinals, the event digest, and the per-job log bound. Writes nothing
 // itself; callers add what it builds to a WriteBatch. Not synchronised; the
 // engine mutex guards it, so seq order is the order batches are queued in.
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "impl.hpp"
-#include "lifecycle.hpp"
 #include "jgrid/util/json_members.hpp"
+#include "lifecycle.hpp"
 
 namespace jgrid::engine {
 namespace {
@@ -190,7 +190,9 @@ void Engine::Impl::end_run_locked(LiveJob& live, const exec::RunOutcome& outcome
     job.status_reason = "exit code 0";
     job.status_message = "completed with exit code 0";
     end_locked(live, JobStatus::completed,
-               {"job.completed", "executor", "Job completed with exit code 0", util::JsonMembers().add("exit_code", exit).take()}, batch);
+               {"job.completed", "executor", "Job completed with exit code 0",
+                util::JsonMembers().add("exit_code", exit).take()},
+               batch);
   } else {
     if (outcome.timed_out)
       m_recorder.event(live, batch, {"job.timed_out", "executor", failure_summary(outcome, job), {}, "error"});

@@ -1,8 +1,8 @@
 #include "estimate.hpp"
 #include "impl.hpp"
 #include "jgrid/util/ids.hpp"
-#include "lifecycle.hpp"
 #include "jgrid/util/json_members.hpp"
+#include "lifecycle.hpp"
 
 namespace jgrid::engine {
 namespace {

@@ -140,19 +140,22 @@ std::string explain_unavailable(const RouteResult& result, const Demand& d, cons
 }  // namespace
 
 void ReasonCounts::add(std::string_view reason, std::size_t nodes) {
-  auto it = std::find_if(m_counts.begin(), m_counts.end(), [&](const auto& entry) { return entry.first == reason; });
-  if (it == m_counts.end())
-    m_counts.emplace_back(reason, nodes);
+  if (auto* count = find(reason))
+    *count += nodes;
   else
-    it->second += nodes;
+    m_counts.emplace_back(reason, nodes);
 }
 
 void ReasonCounts::add(std::string&& reason, std::size_t nodes) {
-  auto it = std::find_if(m_counts.begin(), m_counts.end(), [&](const auto& entry) { return entry.first == reason; });
-  if (it == m_counts.end())
-    m_counts.emplace_back(std::move(reason), nodes);
+  if (auto* count = find(reason))
+    *count += nodes;
   else
-    it->second += nodes;
+    m_counts.emplace_back(std::move(reason), nodes);
+}
+
+std::size_t* ReasonCounts::find(std::string_view reason) {
+  auto it = std::find_if(m_counts.begin(), m_counts.end(), [&](const auto& entry) { return entry.first == reason; });
+  return it == m_counts.end() ? nullptr : &it->second;
 }
 
 // Sorts pointers, not the reasons: this runs for every job placed.

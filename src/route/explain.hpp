@@ -25,6 +25,7 @@ class ReasonCounts {
   std::string text() const;
 
  private:
+  std::size_t* find(std::string_view reason);  // the reason's count, or null
   std::vector<std::pair<std::string, std::size_t>> m_counts;
 };
 

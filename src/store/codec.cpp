@@ -150,7 +150,8 @@ std::string encode_event(const model::Event& e) {
   util::JsonWriter w(out);
   w.begin_object().key("seq").value(e.seq).key("id").value(e.id).key("job_id").value(e.job_id);
   w.key("sequence").value(e.sequence).key("type").value(e.type).key("phase").value(e.phase);
-  w.key("title").value(e.title.empty() ? model::event_title(e.type) : e.title).key("message").value(e.message).key("source").value(e.source);
+  w.key("title").value(e.title.empty() ? model::event_title(e.type) : e.title);
+  w.key("message").value(e.message).key("source").value(e.source);
   w.key("level").value(e.level).key("created_ms").value(e.created_ms);
   w.key("data").raw(dump_doc(e.data)).end_object();
   return out;
