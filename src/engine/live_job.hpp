@@ -70,13 +70,17 @@ class LiveJobs {
   Map::iterator end() { return m_by_id.end(); }
   Map::const_iterator begin() const { return m_by_id.begin(); }
   Map::const_iterator end() const { return m_by_id.end(); }
-  // Every live job, in job id order.
-  std::vector<LiveJob*> in_id_order() {
+  // The live jobs that `keep` accepts, in job id order (only those are sorted).
+  template <class Keep>
+  std::vector<LiveJob*> in_id_order(Keep keep) {
     std::vector<LiveJob*> jobs;
-    jobs.reserve(m_by_id.size());
-    for (auto& [id, live] : m_by_id) jobs.push_back(&live);
+    for (auto& [id, live] : m_by_id)
+      if (keep(live)) jobs.push_back(&live);
     std::sort(jobs.begin(), jobs.end(), [](const LiveJob* a, const LiveJob* b) { return a->job.id < b->job.id; });
     return jobs;
+  }
+  std::vector<LiveJob*> in_id_order() {
+    return in_id_order([](const LiveJob&) { return true; });
   }
 
  private:

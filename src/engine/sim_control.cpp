@@ -52,9 +52,10 @@ void Engine::Impl::lose_jobs_on(const std::string& node_id, const std::string& r
   std::vector<std::pair<std::string, std::shared_ptr<exec::Executor>>> runs;
   {
     std::lock_guard lock(m_mutex);
-    for (LiveJob* live : m_live.in_id_order()) {  // one event order for one input
-      if (!live->launched || live->cancelling || !live->job.placement || live->job.placement->node_id != node_id)
-        continue;
+    auto on_node = [&](const LiveJob& live) {
+      return live.launched && !live.cancelling && live.job.placement && live.job.placement->node_id == node_id;
+    };
+    for (LiveJob* live : m_live.in_id_order(on_node)) {  // one event order for one input
       live->cancelling = true;
       runs.emplace_back(live->job.id, executor_for(live->job));
     }
