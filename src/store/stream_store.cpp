@@ -11,7 +11,7 @@
 namespace jgrid::store {
 namespace {
 
-constexpr std::size_t k_max_queued = 1024;
+constexpr std::size_t k_max_queued = 8192;
 // The observer thread is woken once this many batches wait (or on flush):
 // one hand-off between threads per batch cost more than the batch itself.
 constexpr std::size_t k_wake_after = 256;
@@ -41,7 +41,9 @@ class StreamStore final : public Store {
     m_room.wait(lock, [&] { return m_queue.size() < k_max_queued; });
     m_queue.push_back(std::move(batch));
     ++m_queued;
-    if (m_queue.size() >= k_wake_after) m_work.notify_one();
+    bool wake = m_queue.size() >= k_wake_after;
+    lock.unlock();
+    if (wake) m_work.notify_one();  // unlocked: the woken thread would only wait for the mutex
   }
   void flush() override {
     std::unique_lock lock(m_mutex);
@@ -90,32 +92,51 @@ class StreamStore final : public Store {
   Result<std::vector<std::string>> delete_expired_inputs(std::int64_t) override { return std::vector<std::string>{}; }
 
  private:
+  // Only taking the queue and counting what was done hold the mutex: the
+  // engine's thread queues the next batches meanwhile, and waits for this
+  // thread only when k_max_queued batches wait.
   void run() {
     pthread_setname_np(pthread_self(), "stream store");
-    std::unique_lock lock(m_mutex);
     while (true) {
-      m_work.wait(lock, [&] {
-        return m_queue.size() >= k_wake_after || (!m_queue.empty() && m_flushes_waiting > 0) || m_stopping;
-      });
-      if (m_queue.empty()) return;
       std::deque<WriteBatch> batches;
-      batches.swap(m_queue);
+      {
+        std::unique_lock lock(m_mutex);
+        m_work.wait(lock, [&] {
+          return m_queue.size() >= k_wake_after || (!m_queue.empty() && m_flushes_waiting > 0) || m_stopping;
+        });
+        if (m_queue.empty()) return;
+        batches.swap(m_queue);
+      }
       m_room.notify_all();
-      lock.unlock();
       for (const auto& batch : batches) m_observer(batch);
-      lock.lock();
-      for (const auto& batch : batches) account(batch);
-      m_done += batches.size();
+      Tally tally = count(batches);
+      batches.clear();  // freeing the events costs about as much as observing them
+      {
+        std::lock_guard lock(m_mutex);
+        m_max_event_seq = std::max(m_max_event_seq, tally.max_event_seq);
+        for (const auto& [workspace, usd] : tally.spent) m_spent[workspace] += usd;
+        m_done += tally.batches;
+      }
       m_done_cv.notify_all();
       m_committed.notify();
     }
   }
 
+  struct Tally {
+    std::uint64_t batches = 0;
+    std::int64_t max_event_seq = 0;
+    std::map<std::string, double> spent;
+  };
   // An ended job is written once with its final cost (the engine forgets it then).
-  void account(const WriteBatch& batch) {
-    for (const auto& event : batch.events) m_max_event_seq = std::max(m_max_event_seq, event.seq);
-    for (const auto& job : batch.jobs)
-      if (model::is_terminal(job.status)) m_spent[job.workspace] += job.actual_cost_usd.value_or(0);
+  static Tally count(const std::deque<WriteBatch>& batches) {
+    Tally tally;
+    tally.batches = batches.size();
+    for (const auto& batch : batches) {
+      for (const auto& event : batch.events) tally.max_event_seq = std::max(tally.max_event_seq, event.seq);
+      for (const auto& job : batch.jobs)
+        if (model::is_terminal(job.status)) tally.spent[job.workspace] += job.actual_cost_usd.value_or(0);
+    }
+    return tally;
   }
 
   std::function<void(const WriteBatch&)> m_observer;
