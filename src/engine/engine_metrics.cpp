@@ -47,15 +47,23 @@ void declare_engine_metrics() {
   route_latency().declare({});
 }
 
+// Every submit is screened and every scheduled job routed: their series
+// are found once.
 void record_screening(const screen::Screening& screening, double seconds) {
-  const char* result = screening.blocked() ? "blocked" : screening.warnings().empty() ? "passed" : "warned";
-  screen_total().add({{"result", result}});
-  screen_latency().observe({}, seconds);
+  static util::MetricFamily::Handle passed = screen_total().handle({{"result", "passed"}}),
+                                    warned = screen_total().handle({{"result", "warned"}}),
+                                    blocked = screen_total().handle({{"result", "blocked"}}),
+                                    latency = screen_latency().handle({});
+  (screening.blocked() ? blocked : screening.warnings().empty() ? passed : warned).add();
+  latency.observe(seconds);
 }
 
 void record_route(bool placed, double seconds) {
-  route_total().add({{"result", placed ? "placed" : "waiting"}});
-  route_latency().observe({}, seconds);
+  static util::MetricFamily::Handle placed_total = route_total().handle({{"result", "placed"}}),
+                                    waiting_total = route_total().handle({{"result", "waiting"}}),
+                                    latency = route_latency().handle({});
+  (placed ? placed_total : waiting_total).add();
+  latency.observe(seconds);
 }
 
 }  // namespace jgrid::engine

@@ -76,7 +76,25 @@ void MetricFamily::set(const Labels& labels, double value) {
 
 void MetricFamily::observe(const Labels& labels, double value) {
   std::lock_guard lock(m_mutex);
-  auto& series = series_locked(labels);
+  observe_locked(series_locked(labels), value);
+}
+
+MetricFamily::Handle MetricFamily::handle(const Labels& labels) {
+  std::lock_guard lock(m_mutex);
+  return Handle(*this, series_locked(labels));  // std::map nodes stay where they are
+}
+
+void MetricFamily::Handle::add(double by) {
+  std::lock_guard lock(m_family->m_mutex);
+  m_series->value += by;
+}
+
+void MetricFamily::Handle::observe(double value) {
+  std::lock_guard lock(m_family->m_mutex);
+  m_family->observe_locked(*m_series, value);
+}
+
+void MetricFamily::observe_locked(Series& series, double value) {
   series.value += value;
   series.count += 1;
   for (std::size_t i = 0; i < m_buckets.size(); ++i)

@@ -20,6 +20,8 @@ enum class MetricType { counter, gauge, histogram };
 
 // One metric name with all its labelled series.
 class MetricFamily {
+  struct Series;
+
  public:
   MetricFamily(std::string name, MetricType type, std::string help, std::vector<double> buckets);
 
@@ -33,6 +35,21 @@ class MetricFamily {
   // it before its first event (any type).
   void declare(const Labels& labels);
 
+  // One series, found once: its add() and observe() skip rendering and
+  // looking up the labels (for counts made per scheduled job). Declares it.
+  class Handle {
+   public:
+    void add(double by = 1);
+    void observe(double value);
+
+   private:
+    friend class MetricFamily;
+    Handle(MetricFamily& family, Series& series) : m_family(&family), m_series(&series) {}
+    MetricFamily* m_family;
+    Series* m_series;
+  };
+  Handle handle(const Labels& labels);
+
   // "# HELP", "# TYPE" and every series, each line ending in '\n'.
   std::string render() const;
 
@@ -45,6 +62,7 @@ class MetricFamily {
     std::vector<std::uint64_t> le;     // histogram: per bucket (not cumulative)
   };
   Series& series_locked(const Labels& labels);
+  void observe_locked(Series& series, double value);
 
   std::string m_name, m_help;
   MetricType m_type;

@@ -52,3 +52,24 @@ TEST_CASE("util::MetricFamily::declare shows a series at zero and keeps an exist
   CHECK(text.find("d_total{result=\"ok\"} 2\n") != std::string::npos);
   CHECK(text.find("d_total{result=\"bad\"} 0\n") != std::string::npos);
 }
+
+TEST_CASE("util::MetricFamily::Handle counts into the series of its labels, with add() by labels", "[util]") {
+  MetricFamily counter("t_routes_total", MetricType::counter, "Routes.", {});
+  auto placed = counter.handle({{"result", "placed"}});
+  counter.handle({{"result", "waiting"}});  // declared at zero
+  placed.add();
+  placed.add(2);
+  counter.add({{"result", "placed"}});
+  std::string text = counter.render();
+  CHECK(text.find("t_routes_total{result=\"placed\"} 4\n") != std::string::npos);
+  CHECK(text.find("t_routes_total{result=\"waiting\"} 0\n") != std::string::npos);
+
+  MetricFamily histogram("t_route_seconds", MetricType::histogram, "Latency.", {0.1, 1});
+  auto latency = histogram.handle({});
+  latency.observe(0.05);
+  histogram.observe({}, 5);
+  text = histogram.render();
+  CHECK(text.find("t_route_seconds_bucket{le=\"0.1\"} 1\n") != std::string::npos);
+  CHECK(text.find("t_route_seconds_bucket{le=\"+Inf\"} 2\n") != std::string::npos);
+  CHECK(text.find("t_route_seconds_count 2\n") != std::string::npos);
+}
