@@ -13,20 +13,14 @@ void Recorder::continue_after(std::int64_t max_seq) { m_next_seq = max_seq + 1; 
 // and event_to_api give it one): this runs for every step of a simulation.
 void Recorder::event(LiveJob& live, store::WriteBatch& batch, EventSpec spec) {
   if (batch.events.capacity() == 0) batch.events.reserve(4);  // a step's batch holds one to four
-  model::Event& event = batch.events.emplace_back();
-  event.created_ms = m_clock.now_ms();
-  event.seq = m_next_seq++;
-  event.id = util::new_id("evt", event.created_ms);
-  event.job_id = live.job.id;
-  event.sequence = ++live.event_sequence;
-  event.type = std::move(spec.type);
-  event.phase = model::to_string(live.job.phase);
-  event.message = std::move(spec.message);
-  event.source = std::move(spec.source);
-  event.level = std::move(spec.level);
-  event.data = std::move(spec.data);
   if (live.ordinal == 0) live.ordinal = ++m_ordinals;
-  event.ordinal = live.ordinal;
+  const std::int64_t now = m_clock.now_ms();
+  // Every member given: a default Event would allocate an empty data object
+  // only for it to be replaced.
+  const model::Event& event = batch.events.emplace_back(
+      m_next_seq++, util::new_id("evt", now), live.job.id, ++live.event_sequence, std::move(spec.type),
+      std::string(model::to_string(live.job.phase)), std::string(), std::move(spec.message), std::move(spec.source),
+      std::move(spec.level), now, std::move(spec.data), live.ordinal);
   if (m_keep_digest) m_digest.add(event);
 }
 
