@@ -16,11 +16,12 @@ void Recorder::event(LiveJob& live, store::WriteBatch& batch, EventSpec spec) {
   if (live.ordinal == 0) live.ordinal = ++m_ordinals;
   const std::int64_t now = m_clock.now_ms();
   // Every member given: a default Event would allocate an empty data object
-  // only for it to be replaced.
-  const model::Event& event = batch.events.emplace_back(
+  // only for it to be replaced. (Braces: not every compiler here builds an
+  // aggregate from emplace_back's parentheses.)
+  const model::Event& event = batch.events.emplace_back(model::Event{
       m_next_seq++, util::new_id("evt", now), live.job.id, ++live.event_sequence, std::move(spec.type),
       std::string(model::to_string(live.job.phase)), std::string(), std::move(spec.message), std::move(spec.source),
-      std::move(spec.level), now, std::move(spec.data), live.ordinal);
+      std::move(spec.level), now, std::move(spec.data), live.ordinal});
   if (m_keep_digest) m_digest.add(event);
 }
 
