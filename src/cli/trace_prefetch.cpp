@@ -1,8 +1,8 @@
 #include "trace_prefetch.hpp"
 
-#include <pthread.h>
-
 #include <algorithm>
+
+#include "jgrid/util/threads.hpp"
 
 namespace jgrid::cli {
 namespace {
@@ -40,7 +40,7 @@ TracePrefetch::~TracePrefetch() {
 }
 
 void TracePrefetch::run() {
-  pthread_setname_np(pthread_self(), "trace reader");
+  util::become_helper_thread("trace reader");
   const auto& entries = m_trace.entries();
   std::deque<DecodedEntry> group;
   for (std::size_t index = 0; index < entries.size();) {

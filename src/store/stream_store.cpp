@@ -1,12 +1,12 @@
 #include "jgrid/store/stream_store.hpp"
 
-#include <pthread.h>
-
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <thread>
+
+#include "jgrid/util/threads.hpp"
 
 namespace jgrid::store {
 namespace {
@@ -96,7 +96,7 @@ class StreamStore final : public Store {
   // engine's thread queues the next batches meanwhile, and waits for this
   // thread only when k_max_queued batches wait.
   void run() {
-    pthread_setname_np(pthread_self(), "stream store");
+    util::become_helper_thread("stream store");
     while (true) {
       std::deque<WriteBatch> batches;
       {
