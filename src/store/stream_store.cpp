@@ -11,6 +11,8 @@
 namespace jgrid::store {
 namespace {
 
+// The engine waits for the observer thread only once this many batches wait
+// (a bound on memory; a batch holds a few events).
 constexpr std::size_t k_max_queued = 8192;
 // The observer thread is woken once this many batches wait (or on flush):
 // one hand-off between threads per batch cost more than the batch itself.
