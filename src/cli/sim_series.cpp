@@ -26,14 +26,18 @@ void SimSeries::begin(std::int64_t start_ms) {
   m_next_ms = start_ms;
 }
 
+// A job is followed from its job.submitted event to its terminal one and then
+// forgotten, so memory follows the jobs in flight, not the finished ones; a
+// later event of a finished job (a callback delivery) changes nothing.
 void SimSeries::add_event(const model::Event& event) {
   sample_until(event.created_ms);
   if (event.job_id.empty()) return;  // node events
-  auto [it, fresh] = m_jobs.try_emplace(event.job_id);
-  Job& job = it->second;
   const std::string& type = event.type;
-  if (job.done) return;
-  if ((fresh && !is_terminal(type)) || type == "job.retrying") enqueue(job);
+  const bool submitted = type == "job.submitted";
+  auto it = submitted ? m_jobs.try_emplace(event.job_id).first : m_jobs.find(event.job_id);
+  if (it == m_jobs.end()) return;
+  Job& job = it->second;
+  if (submitted || type == "job.retrying") enqueue(job);
   if (type == "job.assigned") {
     if (job.queued) --m_queued;
     job.queued = false;
@@ -48,8 +52,7 @@ void SimSeries::add_event(const model::Event& event) {
   if (is_terminal(type)) {
     stop_running(job);
     if (job.queued) --m_queued;
-    job.queued = false;
-    job.done = true;
+    m_jobs.erase(it);
   }
 }
 

@@ -29,10 +29,11 @@ class SimSeries : public SimObserver {
   // that very time applied), and one last sample at the end of the run.
   nlohmann::json to_json() const;
   std::size_t samples() const { return m_t_ms.size(); }
+  std::size_t jobs_in_flight() const { return m_jobs.size(); }
 
  private:
   struct Job {
-    bool queued = false, running = false, done = false;
+    bool queued = false, running = false;
     std::size_t pool = 0;  // index of the current run's pool
     int gpus = 0;          // of the current run
   };
@@ -47,7 +48,7 @@ class SimSeries : public SimObserver {
   std::unordered_map<std::string, const model::Node*> m_nodes;  // by id
   std::vector<std::string> m_pools;  // fleet order
   std::map<std::string, std::size_t> m_pool_index;
-  std::unordered_map<std::string, Job> m_jobs;  // by job id
+  std::unordered_map<std::string, Job> m_jobs;  // jobs in flight, by id
   long long m_queued = 0;
   std::vector<long long> m_running;                   // by pool index
   std::vector<std::int64_t> m_t_ms;                   // samples, relative to start

@@ -73,3 +73,25 @@ TEST_CASE("sim_series keeps at most max_samples by doubling the interval", "[cli
   CHECK(s["queued"][1] == 1);
   CHECK(s["queued"].back() == 0);
 }
+
+TEST_CASE("sim_series forgets a finished job, and its later events change nothing", "[cli][series]") {
+  exec::Fleet fleet = two_pools();
+  SimSeries series(fleet, 100, 1000);
+  series.begin(0);
+  series.add_event(series_event("a", "job.submitted", 0));
+  series.add_event(series_event("b", "job.submitted", 0));
+  series.add_event(series_event("a", "job.assigned", 0, assigned_to("node_big-1", 2)));
+  series.add_event(series_event("a", "job.running", 0));
+  CHECK(series.jobs_in_flight() == 2);
+  series.add_event(series_event("a", "job.completed", 500));
+  CHECK(series.jobs_in_flight() == 1);
+  series.add_event(series_event("a", "job.callback_delivered", 1'500));
+  series.add_event(series_event("a", "job.cancel_requested", 1'500));
+  series.add_event(series_event("x", "job.rejected", 1'500));  // never accepted: nothing to draw
+  CHECK(series.jobs_in_flight() == 1);
+  series.end(2'000);
+  Json s = series.to_json();
+  CHECK(s["t_s"] == Json{0, 1, 2});
+  CHECK(s["queued"] == Json{1, 1, 1});
+  CHECK(s["running_gpus"]["big"] == Json{2, 0, 0});
+}
