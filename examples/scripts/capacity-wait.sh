@@ -41,7 +41,7 @@ done
 echo "job $waiting is $(printf '%s' "$job" | jq -r .status): $(printf '%s' "$job" | jq -c .delay_reason)"
 printf '%s' "$job" | grep -q 'CAPACITY_UNAVAILABLE'
 
-curl -fsS -X POST "$api/v1/jobs/${blockers[0]}/cancel" -d '{"reason": "make room"}' >/dev/null
+curl -fsS -X POST "$api/v1/jobs/${blockers[0]}/cancel" -H 'Content-Type: application/json' -d '{"reason": "make room"}' >/dev/null
 echo "cancelled ${blockers[0]}"
 wait_status "$waiting" 'running|completed'
 echo "job $waiting got the freed GPUs and is running"

@@ -29,6 +29,7 @@ using ChunkReceiver = std::function<bool(const char* data, std::size_t size)>;
 // connection failed or the receiver stopped.
 using BodyReader = std::function<bool(const ChunkReceiver&)>;
 // Sends one chunk of a streamed response; false when the client is gone.
+// An empty chunk sends nothing and only tells whether the client is there.
 using ChunkWriter = std::function<bool(std::string_view)>;
 // Produces a whole streamed response (SSE) and returns when it is over.
 using StreamBody = std::function<void(const ChunkWriter&)>;
@@ -77,6 +78,7 @@ struct Reply {
 // Everything handlers share. The engine and store outlive the server.
 class BodyCache;
 class SubscriberSlots;
+class StreamSlots;
 
 struct Context {
   engine::Engine& engine;
@@ -86,6 +88,7 @@ struct Context {
   std::int64_t started_wall_ms = 0;
   BodyCache* bodies = nullptr;        // job bodies by store version
   SubscriberSlots* subscribers = nullptr;  // live streams per job
+  StreamSlots* streams = nullptr;          // live streams in all and per caller
 
   std::int64_t now_ms() const { return engine.clock().now_ms(); }
 };

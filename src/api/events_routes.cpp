@@ -33,7 +33,7 @@ bool visible(const Context& ctx, const model::Event& event, const std::string& w
 // Sends every event after `after`, then follows new ones until the client
 // leaves or the server stops.
 void follow_events(const Context& ctx, std::int64_t after, const std::string& workspace, const ChunkWriter& write) {
-  Pacer pacer(ctx);
+  Pacer pacer(ctx, write);
   while (true) {
     std::uint64_t seen = pacer.version();
     auto events = ctx.store.list_events({"", after, "", 0, k_stream_page});

@@ -6,7 +6,9 @@
 #include "api/errors.hpp"
 #include "api/http_io.hpp"
 #include "api/metrics.hpp"
+#include "api/request_checks.hpp"
 #include "api/route_table.hpp"
+#include "api/subscriber_slots.hpp"
 #include "jgrid/util/strings.hpp"
 
 namespace jgrid::api {
@@ -86,9 +88,38 @@ BodyReader body_reader(const httplib::Request& req, const httplib::ContentReader
   };
 }
 
+bool listens_on_loopback(const ServerOptions& options) {
+  return options.host == "::1" || is_loopback_host(options.host);
+}
+
+// Cross-site requests (request_checks.hpp), before the caller is known.
+Result<Ok> check_site(const Context& ctx, const httplib::Request& req, const Route& route) {
+  const ServerOptions& options = ctx.options;
+  auto origin = check_origin(req.method, req.get_header_value("Origin"), req.get_header_value("Host"),
+                             !options.tls_cert_file.empty(), listens_on_loopback(options), options.allowed_origins);
+  if (!origin) return origin;
+  bool json_body = route.body == BodyKind::json || route.body == BodyKind::optional_json;
+  if (json_body && announces_body(req)) return check_json_content_type(req.get_header_value("Content-Type"));
+  return Ok{};
+}
+
+// Streams are counted per bearer key; a caller without one (auth off:
+// every local client) meets only the cap of all streams.
+std::string stream_caller(const httplib::Request& req) { return req.get_header_value("Authorization"); }
+
+// A stream reply takes one of the server's stream slots for its whole life.
+Result<Reply> hold_stream_slot(const Context& ctx, const httplib::Request& req, Reply reply) {
+  if (reply.kind != Reply::Kind::stream || !ctx.streams) return reply;
+  auto slot = ctx.streams->acquire(stream_caller(req));
+  if (!slot) return slot.error();
+  reply.stream = [slot = std::move(*slot), body = std::move(reply.stream)](const ChunkWriter& write) { body(write); };
+  return reply;
+}
+
 Result<Reply> run_route(const Context& ctx, const httplib::Request& req, RouteMatch& match, std::string base_url,
                         const httplib::ContentReader* reader, bool& consumed) {
   const Route& route = *match.route;
+  if (auto site = check_site(ctx, req, route); !site) return site.error();
   Call call = make_call(req, route, std::move(match.captures));
   call.base_url = std::move(base_url);
   auto workspace = authorize(ctx.options.auth, route.access, call);
@@ -103,6 +134,7 @@ Result<Reply> run_route(const Context& ctx, const httplib::Request& req, RouteMa
     call.read_body = body_reader(req, reader, consumed);
   }
   auto reply = invoke_safely(route, ctx, call);
+  if (reply) reply = hold_stream_slot(ctx, req, std::move(*reply));
   // On a virtual clock a change is answered once the clock is at rest, so
   // the next request lands at a virtual time that depends only on the
   // requests before it (docs/simulation.md §3). No-op on a real clock.
@@ -125,6 +157,9 @@ void HttpAdapter::install(httplib::Server& server) const {
   server.Post(".*", plain).Put(".*", plain).Patch(".*", plain).Delete(".*", plain);
   server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     return pre_route(req, res);
+  });
+  server.set_expect_100_continue_handler([this](const httplib::Request& req, httplib::Response& res) {
+    return expect_continue(req, res);
   });
   server.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
     return fill_library_error(req, res) ? httplib::Server::HandlerResponse::Handled
@@ -162,17 +197,26 @@ httplib::Server::HandlerResponse HttpAdapter::pre_route(const httplib::Request& 
   return httplib::Server::HandlerResponse::Unhandled;
 }
 
+// A client that waits for 100 Continue before sending its body learns at
+// once when the body it announced is over the route's limit.
+int HttpAdapter::expect_continue(const httplib::Request& req, httplib::Response& res) const {
+  bool via_base = false;
+  auto match = match_route(req.method, route_path(raw_path(req), m_ctx.options.base_path, via_base));
+  bool upload = match && match->route->body == BodyKind::stream;
+  std::int64_t limit = upload ? m_ctx.options.max_upload_bytes : m_ctx.options.max_body_bytes;
+  if (content_length(req) <= limit) return 100;
+  write_error(res, make_error("PAYLOAD_TOO_LARGE", std::string(upload ? "upload" : "request body") +
+                                                       " larger than the limit of " + std::to_string(limit) +
+                                                       " bytes (" + (upload ? "--max-upload" : "--max-body") + ")"));
+  res.set_header("Connection", "close");
+  return res.status;
+}
+
 namespace {
 
 bool names_port(const std::string& host) {
   if (host.front() == '[') return host.find("]:") != std::string::npos;
   return host.find(':') != std::string::npos;
-}
-
-bool names_loopback(const std::string& host) {
-  std::string name = util::to_lower(host);
-  if (!name.empty() && name.back() == '.') name.pop_back();
-  return name == "localhost" || name.rfind("127.", 0) == 0 || name == "[::1]";
 }
 
 }  // namespace
@@ -185,7 +229,7 @@ std::string HttpAdapter::base_url(const httplib::Request& req, bool via_base_pat
   if (!public_url.empty()) return public_url.back() == '/' ? public_url.substr(0, public_url.size() - 1) : public_url;
   std::string host = req.get_header_value("Host");
   if (host.empty()) return m_fallback_base_url;
-  if (!names_port(host) && names_loopback(host) && req.local_port > 0) host += ":" + std::to_string(req.local_port);
+  if (!names_port(host) && is_loopback_host(host) && req.local_port > 0) host += ":" + std::to_string(req.local_port);
   std::string scheme = m_ctx.options.tls_cert_file.empty() ? "http://" : "https://";
   return scheme + host + (via_base_path ? m_ctx.options.base_path : "");
 }

@@ -25,6 +25,7 @@ class HttpAdapter {
  private:
   void handle(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader* reader) const;
   httplib::Server::HandlerResponse pre_route(const httplib::Request& req, httplib::Response& res) const;
+  int expect_continue(const httplib::Request& req, httplib::Response& res) const;
   std::string base_url(const httplib::Request& req, bool via_base_path) const;
 
   const Context& m_ctx;

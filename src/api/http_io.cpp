@@ -96,7 +96,10 @@ void write_file(const httplib::Request& req, httplib::Response& res, const Reply
 void write_stream(const httplib::Request& req, httplib::Response& res, const Reply& reply) {
   if (req.method == "HEAD") return res.set_header("Content-Type", reply.content_type);
   res.set_chunked_content_provider(reply.content_type, [stream = reply.stream](std::size_t, httplib::DataSink& sink) {
-    stream([&sink](std::string_view chunk) { return sink.write(chunk.data(), chunk.size()); });
+    // An empty chunk is the stream asking whether its client is still there.
+    stream([&sink](std::string_view chunk) {
+      return chunk.empty() ? sink.is_writable() : sink.write(chunk.data(), chunk.size());
+    });
     sink.done();
     return true;
   });
@@ -113,7 +116,7 @@ constexpr LibraryError k_library_errors[] = {
     {400, "INVALID_REQUEST", "malformed HTTP request"},
     {404, "NOT_FOUND", "no such route"},
     {413, "PAYLOAD_TOO_LARGE", "request body too large"},
-    {414, "INVALID_REQUEST", "request URI too long"},
+    {414, "URI_TOO_LONG", "request URI too long"},
     {416, "RANGE_NOT_SATISFIABLE", "malformed Range header"},
 };
 
@@ -183,9 +186,13 @@ bool fill_library_error(const httplib::Request& req, httplib::Response& res) {
   if (res.status == 400 && !req.method.empty() && !k_methods.count(req.method)) {
     write_error(res, make_error("METHOD_NOT_ALLOWED", "method " + req.method + " is not supported",
                                 Json{{"allowed_methods", {"GET", "HEAD", "POST", "PUT"}}}));
+    res.set_header("Connection", "close");
     return true;
   }
   int status = res.status;
+  // What follows a head the library could not read is not a request: the
+  // connection ends with this reply rather than parse its rest as one.
+  if (status != 404 && status != 416) res.set_header("Connection", "close");
   Error error = invalid_request("request refused by the HTTP layer (status " + std::to_string(status) + ")");
   for (const auto& known : k_library_errors)
     if (known.status == status) error = make_error(known.code, known.message);

@@ -57,7 +57,7 @@ Result<store::LogQuery> log_query(const Call& call, const std::string& job_id) {
 class LogStream {
  public:
   LogStream(const Context& ctx, std::string job_id, std::int64_t after, const ChunkWriter& write)
-      : m_ctx(ctx), m_job_id(std::move(job_id)), m_last(after), m_write(write), m_pacer(ctx) {}
+      : m_ctx(ctx), m_job_id(std::move(job_id)), m_last(after), m_write(write), m_pacer(ctx, write) {}
 
   void run() {
     while (true) {

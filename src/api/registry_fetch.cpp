@@ -28,7 +28,7 @@ Error image_not_found(const RegistryRef& ref, const std::string& what) {
   return make_error("IMAGE_NOT_FOUND", ref.registry + ": " + what, {{"registry", ref.registry}});
 }
 
-struct Reply {
+struct RegistryReply {
   int status = 0;
   std::string body;
   httplib::Headers headers;
@@ -55,7 +55,7 @@ std::string transport_error(const httplib::Client& client, httplib::Error error,
 
 // One GET with a size cap; redirects followed by hand so a bearer token is
 // never sent to the storage host a blob redirects to.
-Result<Reply> http_get(const std::string& origin, const std::string& path, httplib::Headers headers,
+Result<RegistryReply> http_get(const std::string& origin, const std::string& path, httplib::Headers headers,
                   const FetchSettings& settings, std::size_t max_bytes, const RegistryRef& ref) {
   std::string current_origin = origin, current_path = path;
   for (int hop = 0; hop <= k_max_redirects; ++hop) {
@@ -64,7 +64,7 @@ Result<Reply> http_get(const std::string& origin, const std::string& path, httpl
     client.set_connection_timeout(settings.timeout);
     client.set_read_timeout(settings.timeout);
     client.set_write_timeout(settings.timeout);
-    Reply reply;
+    RegistryReply reply;
     auto result = client.Get(
         current_path, headers, [](const httplib::Response&) { return true; },
         [&](const char* data, std::size_t length) {
@@ -94,7 +94,7 @@ class Session {
       : m_ref(ref), m_settings(settings), m_origin((settings.plain_http ? "http://" : "https://") + ref.api_host) {}
 
   // GET a /v2/ path, answering one bearer challenge on the way.
-  Result<Reply> get_v2(const std::string& path, const std::string& accept, std::size_t max_bytes) {
+  Result<RegistryReply> get_v2(const std::string& path, const std::string& accept, std::size_t max_bytes) {
     auto reply = http_get(m_origin, path, headers(accept), m_settings, max_bytes, m_ref);
     if (!reply || reply->status != 401 || !m_token.empty()) return reply;
     auto challenge = parse_auth_challenge(reply->header("WWW-Authenticate"));
@@ -147,7 +147,7 @@ class Session {
   std::string m_token;  // the Authorization header value once authorized
 };
 
-Error http_error(const RegistryRef& ref, const Reply& reply, const std::string& what, bool has_credentials) {
+Error http_error(const RegistryRef& ref, const RegistryReply& reply, const std::string& what, bool has_credentials) {
   if (reply.status == 404) return image_not_found(ref, what + " not found (HTTP 404)");
   if (reply.status == 401 || reply.status == 403)
     return image_not_found(ref, "no access to " + what + " (HTTP " + std::to_string(reply.status) + ") " +

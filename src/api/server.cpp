@@ -1,5 +1,6 @@
 #include "jgrid/api/server.hpp"
 
+#include <fcntl.h>
 #include <netdb.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -11,10 +12,13 @@
 
 #include "api/body_cache.hpp"
 #include "api/call.hpp"
+#include "api/front.hpp"
 #include "api/http_adapter.hpp"
 #include "api/subscriber_slots.hpp"
 #include "api/task_pool.hpp"
+#include "api/tls.hpp"
 #include "jgrid/util/clock.hpp"
+#include "jgrid/util/log.hpp"
 
 namespace jgrid::api {
 namespace {
@@ -22,6 +26,10 @@ namespace {
 constexpr std::size_t k_keep_alive_requests = 10000;
 constexpr time_t k_keep_alive_seconds = 3;
 constexpr time_t k_write_timeout_seconds = 30;
+// Set by the library's logger when a reply says Connection: close (a
+// drained server, a body that could not be drained): the worker then
+// closes the connection instead of giving it back to the front.
+thread_local bool t_reply_closes = false;
 // The library listens with a backlog of 5: a burst of new connections
 // overflowed it and waited out a 1 s SYN retransmit or failed.
 constexpr int k_listen_backlog = 1024;
@@ -76,35 +84,62 @@ Error bind_error(const std::string& host, int port) {
 
 std::string scheme(const ServerOptions& options) { return options.tls_cert_file.empty() ? "http://" : "https://"; }
 
-std::unique_ptr<httplib::Server> make_server(const ServerOptions& options) {
-  if (options.tls_cert_file.empty()) return std::make_unique<httplib::Server>();
-  return std::make_unique<httplib::SSLServer>(options.tls_cert_file.c_str(), options.tls_key_file.c_str());
+FrontOptions front_options(const ServerOptions& options, SSL_CTX* tls) {
+  FrontOptions front;
+  front.limits.max_head_bytes = static_cast<std::size_t>(options.max_header_bytes);
+  front.header_timeout = std::chrono::milliseconds(options.header_timeout_s * 1000LL);
+  front.keep_alive_timeout = std::chrono::seconds(k_keep_alive_seconds);
+  front.max_waiting = static_cast<std::size_t>(options.max_waiting_connections);
+  front.tls = tls;
+  return front;
 }
 
 }  // namespace
+
+// The HTTP library, used for parsing heads and bodies, routing and writing
+// replies, one request at a time on a connection the front hands over.
+// Its own accept loop and thread-per-connection model are not used.
+class RequestServer final : public httplib::Server {
+ public:
+  // Serves the request whose head starts connection.pending(). True when
+  // the connection may carry another request.
+  bool serve_one(Connection& connection, std::chrono::milliseconds read_timeout,
+                 std::chrono::milliseconds write_timeout, bool last) {
+    ConnectionStream stream(connection, read_timeout, write_timeout);
+    bool closed = false;
+    t_reply_closes = false;
+    bool written = process_request(stream, last, closed, nullptr);
+    ++connection.served;
+    return written && !closed && !last && !t_reply_closes;
+  }
+  int listening_socket() const { return svr_sock_; }
+  // Streams end when the library sees its socket gone (write_content_chunked).
+  void mark_stopped() { svr_sock_ = INVALID_SOCKET; }
+};
 
 struct Server::Impl {
   ServerOptions options;
   std::atomic<bool> stopping{false};
   BodyCache bodies;
   SubscriberSlots subscribers;
+  StreamSlots streams;
   Context context;
   HttpAdapter adapter;
-  std::unique_ptr<httplib::Server> server;  // an SSLServer with TLS
-  httplib::Server& http;
+  ServerTls tls;
+  RequestServer http;
+  TaskPool pool;
+  std::unique_ptr<Front> front;
   int port = 0;
   int listen_fd = -1;
 
   Impl(engine::Engine& engine, const store::Store& store, ServerOptions opts)
       : options(normalised(std::move(opts))),
         subscribers(options.max_stream_subscribers),
-        context{engine, store, options, stopping, util::wall_now_ms(), &bodies, &subscribers},
+        streams(options.max_streams, options.max_streams_per_key),
+        context{engine, store, options, stopping, util::wall_now_ms(), &bodies, &subscribers, &streams},
         adapter(context, ""),
-        server(make_server(options)),
-        http(*server) {
-    auto threads = static_cast<std::size_t>(options.threads);
-    auto connections = static_cast<std::size_t>(options.max_connections);
-    http.new_task_queue = [threads, connections] { return new TaskPool(threads, connections); };
+        pool(static_cast<std::size_t>(options.threads), static_cast<std::size_t>(options.max_connections)) {
+    if (!options.tls_cert_file.empty()) tls = make_server_tls(options.tls_cert_file, options.tls_key_file);
     http.set_keep_alive_max_count(k_keep_alive_requests);
     http.set_keep_alive_timeout(k_keep_alive_seconds);
     http.set_read_timeout(options.read_timeout_s);
@@ -112,16 +147,45 @@ struct Server::Impl {
     http.set_tcp_nodelay(true);
     // The library's default adds SO_REUSEPORT, which would let a second
     // server share a busy port silently instead of failing with PORT_IN_USE.
-    http.set_socket_options([this](socket_t sock) {
+    http.set_socket_options([](socket_t sock) {
       int yes = 1;
       ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-      listen_fd = sock;  // the last socket tried is the one bound
+    });
+    http.set_logger([](const httplib::Request&, const httplib::Response& res) {
+      if (res.get_header_value("Connection") == "close") t_reply_closes = true;
     });
     // The handlers enforce max_body/max_upload with JSON errors; the
     // library's own limit only stops what they would drain anyway.
     auto limit = std::max(options.max_body_bytes, options.max_upload_bytes) + (64LL << 20);
     http.set_payload_max_length(static_cast<std::size_t>(limit));
     adapter.install(http);
+  }
+
+  // Runs on a worker: one request, then the connection goes back to the
+  // front (or is closed when it cannot carry another).
+  void serve(std::unique_ptr<Connection> connection) {
+    bool last = connection->served + 1 >= k_keep_alive_requests || stopping.load();
+    bool again = false;
+    try {
+      again = http.serve_one(*connection, std::chrono::seconds(options.read_timeout_s),
+                             std::chrono::seconds(k_write_timeout_seconds), last);
+    } catch (const std::exception& error) {
+      util::log(util::LogLevel::error, "http", std::string("request failed: ") + error.what());
+    }
+    if (again && !stopping.load() && front) front->give_back(std::move(connection));
+  }
+
+  void dispatch(std::unique_ptr<Connection> connection) {
+    // std::function needs a copyable callable: the connection rides in a shared_ptr.
+    auto held = std::make_shared<std::unique_ptr<Connection>>(std::move(connection));
+    pool.enqueue([this, held] { serve(std::move(*held)); });
+  }
+
+  ~Impl() { close_listener(); }
+
+  void close_listener() {
+    if (listen_fd >= 0) ::close(listen_fd);
+    listen_fd = -1;
   }
 
   std::string url() const {
@@ -141,7 +205,7 @@ Server::~Server() { stop(); }
 
 Result<int> Server::bind() {
   auto& impl = *m_impl;
-  if (!impl.http.is_valid())
+  if (!impl.options.tls_cert_file.empty() && !impl.tls)
     return make_error("TLS_SETUP_FAILED", "cannot serve HTTPS: the certificate " + impl.options.tls_cert_file +
                                               " or the key " + impl.options.tls_key_file +
                                               " cannot be loaded, or they do not match (PEM files expected)");
@@ -154,20 +218,29 @@ Result<int> Server::bind() {
     impl.port = impl.options.port;
   }
   impl.options.port = impl.port;  // handlers see the bound port (callback targets, docs/api.md §5)
-  if (impl.listen_fd >= 0) ::listen(impl.listen_fd, k_listen_backlog);  // raises the library's backlog
+  int listen_fd = impl.listen_fd = impl.http.listening_socket();
+  ::listen(listen_fd, k_listen_backlog);  // raises the library's backlog
+  ::fcntl(listen_fd, F_SETFL, ::fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
+  impl.front = std::make_unique<Front>(listen_fd, front_options(impl.options, impl.tls.get()),
+                                       [&impl](std::unique_ptr<Connection> c) { impl.dispatch(std::move(c)); });
   impl.adapter.set_fallback_base_url(scheme(impl.options) + url_host(host) + ":" + std::to_string(impl.port) +
                                      impl.options.base_path);
   return impl.port;
 }
 
 void Server::run() {
-  if (m_impl->stopping.load()) return;
-  m_impl->http.listen_after_bind();
+  auto& impl = *m_impl;
+  if (!impl.front) return;
+  if (!impl.stopping.load()) impl.front->run();
+  impl.pool.shutdown();  // lets in-flight requests finish
+  impl.http.mark_stopped();
+  impl.close_listener();
 }
 
 void Server::stop() {
   m_impl->stopping.store(true);
-  m_impl->http.stop();
+  m_impl->http.mark_stopped();
+  if (m_impl->front) m_impl->front->stop();
 }
 
 std::string Server::url() const { return m_impl->url(); }

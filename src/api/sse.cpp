@@ -35,15 +35,16 @@ Result<std::int64_t> resume_point(const std::string& text, std::int64_t fallback
   return *value;
 }
 
-Pacer::Pacer(const Context& ctx)
+Pacer::Pacer(const Context& ctx, const ChunkWriter& write)
     : m_ctx(ctx),
+      m_write(write),
       m_next_heartbeat(std::chrono::steady_clock::now() + std::chrono::milliseconds(ctx.options.heartbeat_ms)) {}
 
 std::uint64_t Pacer::version() const { return m_ctx.store.committed().version(); }
 
 Pacer::Wake Pacer::wait(std::uint64_t seen) {
   using Clock = std::chrono::steady_clock;
-  while (!m_ctx.stopping.load()) {
+  while (!m_ctx.stopping.load() && m_write(std::string_view())) {
     auto now = Clock::now();
     if (now >= m_next_heartbeat) {
       m_next_heartbeat = now + std::chrono::milliseconds(m_ctx.options.heartbeat_ms);

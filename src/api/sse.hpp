@@ -25,15 +25,19 @@ Result<std::int64_t> resume_point(const std::string& text, std::int64_t fallback
 class Pacer {
  public:
   enum class Wake { changed, heartbeat, stopping };
-  explicit Pacer(const Context& ctx);
+  // `write` is the stream's writer: an empty chunk asks whether the client
+  // is still there (see write_stream).
+  Pacer(const Context& ctx, const ChunkWriter& write);
   // The store's commit counter; take it before reading.
   std::uint64_t version() const;
   // Returns when the store committed after `seen`, a heartbeat is due, or
-  // the server is stopping (checked at least every 200 ms).
+  // the server is stopping or the client has left (`stopping`; both checked
+  // at least every 200 ms).
   Wake wait(std::uint64_t seen);
 
  private:
   const Context& m_ctx;
+  const ChunkWriter& m_write;
   std::chrono::steady_clock::time_point m_next_heartbeat;
 };
 

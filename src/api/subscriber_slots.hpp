@@ -1,6 +1,7 @@
 #pragma once
-// Counts live streams per job so one job cannot hold every worker thread
-// (limit --max-stream-subscribers). Thread-safe.
+// Counts live streams so that streams cannot hold every worker thread: per
+// job (SubscriberSlots, --max-stream-subscribers), and in all and per caller
+// (StreamSlots, --max-streams and --max-streams-per-key). Thread-safe.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,6 +25,30 @@ class SubscriberSlots {
 
   const int m_per_job;
   std::mutex m_mutex;
+  std::map<std::string, int> m_counts;
+};
+
+// Every Server-Sent Events stream of the server, whatever its route. A
+// stream holds a worker thread for its whole life; the cap keeps the rest of
+// the pool for the API calls.
+class StreamSlots {
+ public:
+  StreamSlots(int total, int per_caller) : m_total(total), m_per_caller(per_caller) {}
+
+  // A slot for one more stream of `caller` (its key; "" for a caller
+  // without one, counted in the total only), released when the last copy of
+  // the handle is destroyed. Error RATE_LIMITED (429 with Retry-After) when
+  // `total` streams are live, or `per_caller` of this caller's.
+  Result<std::shared_ptr<void>> acquire(const std::string& caller);
+  int live() const;
+
+ private:
+  void release(const std::string& caller);
+
+  const int m_total;
+  const int m_per_caller;
+  mutable std::mutex m_mutex;
+  int m_live = 0;
   std::map<std::string, int> m_counts;
 };
 

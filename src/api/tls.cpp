@@ -31,6 +31,24 @@ std::string verification_failure(long result, const std::string& host) {
 
 }  // namespace
 
+ServerTls make_server_tls(const std::string& cert_file, const std::string& key_file) {
+  ServerTls ctx(SSL_CTX_new(TLS_server_method()));
+  if (!ctx) return nullptr;
+  SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
+  // An idle or trickling connection keeps no read and write buffers (~34 KB each).
+  SSL_CTX_set_mode(ctx.get(), SSL_MODE_RELEASE_BUFFERS);
+  // Resumption by tickets only: a server-side cache would keep a session
+  // for every handshake, thousands after a burst of connections.
+  SSL_CTX_set_session_cache_mode(ctx.get(), SSL_SESS_CACHE_OFF);
+  SSL_CTX_set_options(ctx.get(), SSL_OP_NO_COMPRESSION | SSL_OP_NO_SESSION_RESUMPTION_ON_RENEGOTIATION |
+                                     SSL_OP_NO_RENEGOTIATION);
+  if (SSL_CTX_use_certificate_chain_file(ctx.get(), cert_file.c_str()) != 1 ||
+      SSL_CTX_use_PrivateKey_file(ctx.get(), key_file.c_str(), SSL_FILETYPE_PEM) != 1 ||
+      SSL_CTX_check_private_key(ctx.get()) != 1)
+    return nullptr;
+  return ctx;
+}
+
 std::unique_ptr<httplib::Client> make_verified_client(const std::string& origin, const std::string& ca_file) {
   auto client = std::make_unique<httplib::Client>(origin);
   client->enable_server_certificate_verification(true);

@@ -1,5 +1,6 @@
 // `jgrid-local serve`: wires store, fleet, executors, engine and HTTP server,
 // prints the banner and the ready line, and shuts down cleanly on a signal.
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <csignal>
@@ -75,6 +76,12 @@ void apply_limits(const ServeOptions& o, api::ServerOptions& options) {
   options.max_labels = o.max_labels;
   options.max_stream_subscribers = o.max_stream_subscribers;
   options.max_connections = o.max_connections;
+  options.max_streams = o.max_streams;
+  options.max_streams_per_key = o.max_streams_per_key;
+  options.max_header_bytes = o.max_header_bytes;
+  options.header_timeout_s = o.header_timeout_s;
+  options.max_waiting_connections = o.max_waiting_connections;
+  options.allowed_origins = o.allowed_origins;
   options.read_timeout_s = o.read_timeout_s;
   options.min_free_disk_bytes = o.min_free_disk;
 }
@@ -178,6 +185,16 @@ void block_stop_signals(sigset_t& set) {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
+// Every connection the front holds is a descriptor: the soft limit (often
+// 1024) is raised to the hard one, so thousands of idle or slow clients do
+// not leave the server unable to accept.
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  limit.rlim_cur = limit.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &limit);
+}
+
 void watch_stop_signals(sigset_t set, api::Server& server) {
   std::thread([set, &server] {
     int signal = 0;
@@ -203,6 +220,7 @@ int serve(const ServeOptions& o) {
   if (!fleet) return serve_failed(k_exit_usage, "--fleet: " + fleet.error().message);
   sigset_t signals;
   block_stop_signals(signals);
+  raise_open_file_limit();
 
   // Everything this process creates is its owner's only: the database (and
   // SQLite's -wal and -shm, which take the database's mode), uploads,

@@ -34,6 +34,8 @@ Status validate_local(const ServeOptions& o) {
   return Ok{};
 }
 
+bool is_http_url(const std::string& text);
+
 Status validate_guards(const ServeOptions& o) {
   if (o.auth != "off" && o.auth != "keys") return invalid("--auth", "off or keys, got '" + o.auth + "'");
   if (o.auth == "keys" && o.keys_file.empty()) return invalid("--keys-file", "a keys file together with --auth keys");
@@ -42,7 +44,20 @@ Status validate_guards(const ServeOptions& o) {
   if (o.max_env_keys < 0 || o.max_env_keys > 256) return invalid("--max-env-keys", "an integer 0..256");
   if (o.max_labels < 0 || o.max_labels > 64) return invalid("--max-labels", "an integer 0..64");
   if (o.max_stream_subscribers < 1) return invalid("--max-stream-subscribers", "an integer >= 1");
-  if (o.max_connections < 8) return invalid("--max-connections", "an integer >= 8");
+  if (o.max_connections < 8 || o.max_connections > 16384) return invalid("--max-connections", "an integer 8..16384");
+  if (o.max_streams < 1 || o.max_streams > o.max_connections / 2)
+    return invalid("--max-streams", "an integer 1..half of --max-connections (" +
+                                        std::to_string(o.max_connections / 2) + "): streams must leave workers for the API");
+  if (o.max_streams_per_key < 1 || o.max_streams_per_key > o.max_streams)
+    return invalid("--max-streams-per-key", "an integer 1..--max-streams (" + std::to_string(o.max_streams) + ")");
+  if (o.max_header_bytes < 1024 || o.max_header_bytes > (1 << 20))
+    return invalid("--max-header-bytes", "an integer 1024..1048576");
+  if (o.header_timeout_s < 1 || o.header_timeout_s > 3600) return invalid("--header-timeout", "1..3600 seconds");
+  if (o.max_waiting_connections < 16 || o.max_waiting_connections > 1000000)
+    return invalid("--max-waiting-connections", "an integer 16..1000000");
+  for (const auto& origin : o.allowed_origins)
+    if (origin != "*" && !is_http_url(origin))
+      return invalid("--allow-origin", "an origin such as http://localhost:3000 or *, got '" + origin + "'");
   if (o.read_timeout_s < 1 || o.read_timeout_s > 3600) return invalid("--read-timeout", "1..3600 seconds");
   if (o.min_free_disk < 0) return invalid("--min-free-disk", "a number of bytes >= 0");
   return Ok{};
@@ -133,6 +148,20 @@ void register_guard_options(CLI::App& command, ServeOptions& o) {
       ->capture_default_str();
   command.add_option("--max-connections", o.max_connections, "Connections served at once; more wait")
       ->capture_default_str();
+  command.add_option("--max-streams", o.max_streams, "Live event and log streams in all (429 beyond)")
+      ->capture_default_str();
+  command.add_option("--max-streams-per-key", o.max_streams_per_key,
+                     "Live streams of one API key (of one address with auth off; 429 beyond)")
+      ->capture_default_str();
+  command.add_option("--header-timeout", o.header_timeout_s, "Seconds a client has to send a whole request head (408)")
+      ->capture_default_str();
+  command.add_option("--max-header-bytes", o.max_header_bytes, "Bytes of a request head: request line and headers (431)")
+      ->capture_default_str();
+  command.add_option("--max-waiting-connections", o.max_waiting_connections,
+                     "Connections held while they send a head or idle between requests; idle ones are shed first")
+      ->capture_default_str();
+  command.add_option("--allow-origin", o.allowed_origins,
+                     "Origin (scheme://host:port) whose web pages may submit, cancel or upload (repeatable; * for any)");
   command.add_option("--read-timeout", o.read_timeout_s, "Seconds a request may stall while being read")
       ->capture_default_str();
   command.add_option("--min-free-disk", o.min_free_disk, "Bytes an upload must leave free in the data dir")

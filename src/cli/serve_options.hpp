@@ -50,6 +50,12 @@ struct ServeOptions {
   int max_labels = 64;
   int max_stream_subscribers = 64;
   int max_connections = 1024;
+  int max_streams = 256;
+  int max_streams_per_key = 32;
+  int max_header_bytes = 65536;
+  int header_timeout_s = 10;
+  int max_waiting_connections = 8192;
+  std::vector<std::string> allowed_origins;
   int read_timeout_s = 10;
   std::int64_t min_free_disk = 256LL << 20;
   // The local node (docs/rocm.md §4).

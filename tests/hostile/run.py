@@ -35,7 +35,7 @@ def start(binary, work):
     proc = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data, "--local", "off",
                              "--time-scale", "200", "--max-body", "65536", "--max-upload", "4096",
                              "--auth", "keys", "--keys-file", keys, "--service-token", SERVICE,
-                             "--read-timeout", "2"], stdout=out, stderr=err)
+                             "--read-timeout", "2", "--header-timeout", "2"], stdout=out, stderr=err)
     for _ in range(400):
         with open(os.path.join(work, "serve.out")) as f:
             m = re.search(r"^jgrid-local ready url=http://([^:/]+):(\d+)", f.read(), re.M)

@@ -1,10 +1,14 @@
 // api::Server lifecycle: binding, URLs and stopping with streams open.
 #include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
 
 #include "test_server.hpp"
 
 using jgrid::test::Json;
 using jgrid::test::TestServer;
+using jgrid::test::TestServerOptions;
 
 TEST_CASE("api bind reports a port in use by name", "[api][server]") {
   TestServer server;
@@ -63,4 +67,64 @@ TEST_CASE("api many open streams do not starve other requests", "[api][server][s
   server.stop_server();
   for (auto& follower : followers) follower.join();
   CHECK(ended == 40);
+}
+
+namespace {
+
+// Streams /v1/events on `count` threads until `release`; returns once each
+// has received its first bytes (a heartbeat), so their slots are taken.
+std::vector<std::thread> hold_streams(const TestServer& server, int count, const std::atomic<bool>& release,
+                                      const httplib::Headers& headers) {
+  std::vector<std::thread> holders;
+  auto connected = std::make_shared<std::atomic<int>>(0);
+  for (int i = 0; i < count; ++i)
+    holders.emplace_back([&server, &release, connected, headers] {
+      bool counted = false;
+      server.read_stream("/v1/events", headers, [&](const std::string&) {
+        if (!counted) ++*connected;
+        counted = true;
+        return release.load();
+      });
+    });
+  for (int i = 0; i < 500 && connected->load() < count; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(connected->load() == count);
+  return holders;
+}
+
+}  // namespace
+
+TEST_CASE("api caps live streams in all and per caller with 429 and Retry-After", "[api][server][sse]") {
+  std::atomic<bool> release{false};
+  TestServerOptions options;
+  options.heartbeat_ms = 50;  // a stream whose client left ends at its next heartbeat
+  options.configure = [](jgrid::api::ServerOptions& server) {
+    server.max_streams = 3;
+    server.max_streams_per_key = 2;
+  };
+  SECTION("per key (with auth off any bearer is taken, and counted as a key)") {
+    TestServer server(options);
+    httplib::Headers key = {{"Authorization", "Bearer jg_one_key"}};
+    auto holders = hold_streams(server, 2, release, key);
+    auto refused = server.get("/v1/events", key);
+    CHECK(refused.status == 429);
+    CHECK(refused.json["error"]["message"].get<std::string>().find("--max-streams-per-key") != std::string::npos);
+    CHECK(refused.headers.count("Retry-After") == 1);
+    CHECK(server.get("/healthz").status == 200);
+    // Another key still gets a stream: the third and last slot in all.
+    std::atomic<bool> other_release{false};
+    auto other = hold_streams(server, 1, other_release, {{"Authorization", "Bearer jg_other_key"}});
+    other_release = true;
+    for (auto& holder : other) holder.join();
+    release = true;
+    for (auto& holder : holders) holder.join();
+  }
+  SECTION("in all, callers without a key (auth off) included") {
+    TestServer server(options);
+    auto holders = hold_streams(server, 3, release, {});
+    auto refused = server.get("/v1/events");
+    CHECK(refused.status == 429);
+    CHECK(refused.json["error"]["message"].get<std::string>().find("(--max-streams)") != std::string::npos);
+    release = true;
+    for (auto& holder : holders) holder.join();
+  }
 }

@@ -131,3 +131,43 @@ TEST_CASE("api answers requests the HTTP layer refuses with JSON too", "[api][tr
   CHECK(ranged.status == 200);
   CHECK(ranged.json["ok"] == true);
 }
+
+namespace {
+
+std::size_t count_of(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++count;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("api serves keep-alive and pipelined requests on one connection, in order", "[api][transport]") {
+  TestServer server;
+  std::string get = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+  // Three requests in one write: the second and third wait in the buffer of
+  // the first; the last asks to close, so the server ends the connection.
+  auto replies = server.raw_request(get + get + "GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  CHECK(count_of(replies, "HTTP/1.1 200 OK") == 3);
+  CHECK(count_of(replies, "Connection: close") == 1);
+}
+
+TEST_CASE("api ends a connection after a request head it cannot read", "[api][transport]") {
+  TestServer server;
+  // Without the close, the lines after the bad request line would be read as
+  // a second request and answered too.
+  auto replies = server.raw_request("\x01\x02 /v1/jobs HTTP/1.1\r\nHost: x\r\nX-A: b\r\n\r\n");
+  CHECK(count_of(replies, "HTTP/1.1 ") == 1);
+}
+
+TEST_CASE("api refuses oversized request heads with JSON and keeps serving", "[api][transport]") {
+  TestServer server;
+  auto many = std::string("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+  for (int i = 0; i < 101; ++i) many += "X-H" + std::to_string(i) + ": v\r\n";
+  auto refused = server.raw_request(many + "\r\n");
+  CHECK(refused.rfind("HTTP/1.1 431", 0) == 0);
+  CHECK(refused.find("\"code\":\"HEADERS_TOO_LARGE\"") != std::string::npos);
+  auto long_line = server.raw_request("GET /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n");
+  CHECK(long_line.rfind("HTTP/1.1 414", 0) == 0);
+  CHECK(server.get("/healthz").status == 200);
+}

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "jgrid/api/auth.hpp"
 #include "jgrid/engine/engine.hpp"
@@ -29,19 +30,31 @@ struct ServerOptions {
   int threads = 64;
   std::int64_t heartbeat_ms = 15000;        // SSE heartbeat period
   AuthOptions auth;                         // default: auth off, workspace "local"
-  // Limits (README "Limits"). Bodies deeper than max_json_depth, submits with
+  // Limits (docs/limits.md). Bodies deeper than max_json_depth, submits with
   // more environment keys or labels are 400; more live-log subscribers on one
-  // job than max_stream_subscribers are 429; connections beyond
-  // max_connections wait for a free worker; a request whose bytes stop
-  // arriving for read_timeout_s is dropped; an upload that would leave less
-  // than min_free_disk_bytes free in data_dir is 507.
+  // job than max_stream_subscribers are 429, as are streams beyond
+  // max_streams in all or max_streams_per_key of one caller; requests beyond
+  // max_connections being served at once wait for a free worker; a request
+  // head over max_header_bytes is 431, one not complete within
+  // header_timeout_s is 408; at most max_waiting_connections connections
+  // wait for a request head (idle keep-alive ones are shed first); a request
+  // whose bytes stop arriving for read_timeout_s is dropped; an upload that
+  // would leave less than min_free_disk_bytes free in data_dir is 507.
   int max_json_depth = 64;
   int max_env_keys = 256;
   int max_labels = 64;
   int max_stream_subscribers = 64;
   int max_connections = 1024;
+  int max_streams = 256;
+  int max_streams_per_key = 32;
+  int max_header_bytes = 65536;
+  int header_timeout_s = 10;
+  int max_waiting_connections = 8192;
   int read_timeout_s = 10;
   std::int64_t min_free_disk_bytes = 256LL << 20;
+  // Origins (scheme://host:port) whose pages may send state-changing
+  // requests besides the server's own; "*" allows any.
+  std::vector<std::string> allowed_origins;
   // TLS: both set -> the server speaks HTTPS only (PEM certificate chain and
   // private key); both empty -> plain HTTP.
   std::string tls_cert_file;
