@@ -9,7 +9,7 @@
 namespace jgrid::api {
 namespace {
 
-constexpr int k_max_page = 1000;
+constexpr int k_max_nodes_page = 1000;
 constexpr std::size_t k_stream_chunk = 250;
 
 void append_nodes(std::string& out, const std::vector<model::Node>& nodes, bool first) {
@@ -40,7 +40,7 @@ Reply stream_all(const engine::Engine& engine) {
 }
 
 Result<Reply> page(const Context& ctx, const Call& call) {
-  auto limit = limit_param(call, k_max_page, k_max_page);
+  auto limit = limit_param(call, k_max_nodes_page, k_max_nodes_page);
   if (!limit) return limit.error();
   auto cursor = sequence_cursor(call, "cursor");
   if (!cursor) return cursor.error();
