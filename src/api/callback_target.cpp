@@ -1,6 +1,7 @@
 #include "api/callback_target.hpp"
 
 #include "api/errors.hpp"
+#include "api/self_address.hpp"
 #include "jgrid/util/url.hpp"
 
 namespace jgrid::api {
@@ -27,6 +28,8 @@ bool targets_self(const Context& ctx, const Call& call, const util::HttpUrl& url
   const ServerOptions& o = ctx.options;
   util::HttpUrl listener{"http", o.host, o.port, "/"};
   if (util::same_listener(url, listener)) return true;
+  // Any spelling of any address of this machine, on the port it listens on.
+  if (url.port == o.port && this_machine_address(url.host)) return true;
   // With a public URL the base URL is that URL, which may be a proxy's path
   // beside other services; without one it is this listener by another name.
   if (!o.public_url.empty()) return under(url, o.public_url);

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -161,14 +162,20 @@ std::string screening_text(const ServeOptions& o, const exec::Fleet& fleet, bool
                                                 : "; AMD only with ROCm evidence");
 }
 
-engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir, std::string callback_secret) {
+// `bound_port` holds the server's port once it is bound: the callback
+// sender refuses to call it.
+engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir, std::string callback_secret,
+                                     std::shared_ptr<std::atomic<int>> bound_port) {
   engine::EngineOptions options;
   options.data_dir = dir.path();
   options.max_attempts = o.max_attempts;
   options.delay_threshold_ms = static_cast<std::int64_t>(o.delay_threshold_s * 1000);
   options.max_log_bytes = o.max_log_bytes;
   options.upload_ttl_ms = static_cast<std::int64_t>(o.upload_ttl_s * 1000);
-  options.callback_transport = api::make_http_callback_transport(outgoing_ca_file(o));
+  api::CallbackTransportOptions transport;
+  transport.ca_file = outgoing_ca_file(o);
+  transport.server_port = [bound_port] { return bound_port->load(); };
+  options.callback_transport = api::make_http_callback_transport(std::move(transport));
   options.callback_secret = std::move(callback_secret);
   options.callback_backoff_base_ms = o.callback_backoff_base_ms;
   return options;
@@ -251,7 +258,8 @@ int serve(const ServeOptions& o) {
   auto slurm = setup_slurm(o, *fleet, dir->path(), clock);
   if (!slurm) return serve_failed(k_exit_runtime, slurm.error().message);
   if (slurm->executor) executors["slurm"] = slurm->executor;
-  auto options = engine_options(o, *dir, *callback_secret);
+  auto bound_port = std::make_shared<std::atomic<int>>(0);
+  auto options = engine_options(o, *dir, *callback_secret, bound_port);
   if (lookups) options.image_lookup = image_lookup(o, *dir);
   options.image_lookup_bound = std::chrono::milliseconds(static_cast<std::int64_t>(o.registry_wait_s * 1000));
   engine::Engine engine(**store, clock, *fleet, executors, std::move(options));
@@ -260,6 +268,7 @@ int serve(const ServeOptions& o) {
   api::Server server(engine, **store, std::move(http_options));
   auto port = server.bind();
   if (!port) return serve_failed(k_exit_runtime, port.error().message);
+  bound_port->store(*port);
   if (auto started = engine.start(); !started) return serve_failed(k_exit_runtime, started.error().message);
   if (local->executor) remove_orphan_containers(*local->executor, **store);
 

@@ -25,9 +25,12 @@ EventSpec attempt_event(const CallbackAttempt& a, const std::string& url, std::i
   nlohmann::json data = {{"delivery_id", d.id}, {"attempt", d.attempts}, {"max_attempts", model::k_callback_max_attempts},
                          {"url", url},          {"event", d.event},     {"state", d.state}};
   data["status_code"] = a.status_code ? nlohmann::json(a.status_code) : nlohmann::json(nullptr);
+  if (a.reply_truncated) data["reply_truncated"] = true;
+  std::string cut = a.reply_truncated ? "; reply body cut" : "";
   if (d.state == "delivered")
     return {"job.callback_delivered", "callback",
-            "Callback delivered to " + url + " (HTTP " + std::to_string(a.status_code) + ", " + attempt_text(d) + ")",
+            "Callback delivered to " + url + " (HTTP " + std::to_string(a.status_code) + ", " + attempt_text(d) + cut +
+                ")",
             data};
   data["error"] = a.error;
   if (d.state == "failed")

@@ -8,7 +8,9 @@ namespace {
 
 const std::string k_columns =
     "SELECT id, job_id, event, state, attempts, next_attempt_ms, created_ms, last_error, body FROM callback_outbox ";
-const std::string k_pending = k_columns + "WHERE state = 'pending' ORDER BY next_attempt_ms, id LIMIT ?1";
+const std::string k_pending = k_columns +
+                              "WHERE state = 'pending' AND (next_attempt_ms > ?2 OR (next_attempt_ms = ?2 AND id > ?3)) "
+                              "ORDER BY next_attempt_ms, id LIMIT ?1";
 const std::string k_of_job = k_columns + "WHERE job_id = ?1 ORDER BY created_ms, id";
 
 model::Delivery row(const sql::Query& q) {
@@ -33,8 +35,9 @@ std::vector<model::Delivery> rows(sql::Query query) {
 
 }  // namespace
 
-std::vector<model::Delivery> pending_deliveries(sql::Connection& conn, int limit) {
-  return rows(std::move(conn.query(k_pending).bind(1, std::int64_t{std::max(limit, 0)})));
+std::vector<model::Delivery> pending_deliveries(sql::Connection& conn, int limit, const DeliveryCursor& after) {
+  return rows(std::move(
+      conn.query(k_pending).bind(1, std::int64_t{std::max(limit, 0)}).bind(2, after.next_attempt_ms).bind(3, after.id)));
 }
 
 std::vector<model::Delivery> list_deliveries(sql::Connection& conn, const std::string& job_id) {

@@ -29,7 +29,7 @@ std::optional<model::Artifact> get_artifact(sql::Connection& conn, const std::st
 std::optional<model::JobInput> get_input(sql::Connection& conn, const std::string& input_id);
 std::vector<model::JobInput> list_inputs(sql::Connection& conn, const InputQuery& query);
 std::optional<std::string> get_setting(sql::Connection& conn, const std::string& key);
-std::vector<model::Delivery> pending_deliveries(sql::Connection& conn, int limit);
+std::vector<model::Delivery> pending_deliveries(sql::Connection& conn, int limit, const DeliveryCursor& after);
 std::vector<model::Delivery> list_deliveries(sql::Connection& conn, const std::string& job_id);
 
 }  // namespace jgrid::store::reads

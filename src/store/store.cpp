@@ -90,8 +90,8 @@ class SqliteStore final : public Store {
   std::vector<model::JobInput> list_inputs(const InputQuery& query) const override {
     return read([&](sql::Connection& c) { return reads::list_inputs(c, query); });
   }
-  std::vector<model::Delivery> pending_deliveries(int limit) const override {
-    return read([&](sql::Connection& c) { return reads::pending_deliveries(c, limit); });
+  std::vector<model::Delivery> pending_deliveries(int limit, const DeliveryCursor& after) const override {
+    return read([&](sql::Connection& c) { return reads::pending_deliveries(c, limit, after); });
   }
   std::vector<model::Delivery> list_deliveries(const std::string& job_id) const override {
     return read([&](sql::Connection& c) { return reads::list_deliveries(c, job_id); });

@@ -72,7 +72,7 @@ class StreamStore final : public Store {
   std::optional<model::Artifact> get_artifact(const std::string&) const override { return std::nullopt; }
   std::optional<model::JobInput> get_input(const std::string&) const override { return std::nullopt; }
   std::vector<model::JobInput> list_inputs(const InputQuery&) const override { return {}; }
-  std::vector<model::Delivery> pending_deliveries(int) const override { return {}; }
+  std::vector<model::Delivery> pending_deliveries(int, const DeliveryCursor&) const override { return {}; }
   std::vector<model::Delivery> list_deliveries(const std::string&) const override { return {}; }
   std::optional<std::string> get_setting(const std::string&) const override { return std::nullopt; }
   Counters counters() const override {

@@ -229,6 +229,36 @@ TEST_CASE("callbacks: submit refuses a callback URL that points at the server it
   CHECK(server.post("/v1/jobs", other).status == 202);
 }
 
+TEST_CASE("callbacks: submit refuses every spelling of this machine's addresses on the server's port", "[callbacks]") {
+  TestServer server;
+  std::string port = std::to_string(server.port);
+  for (std::string host : {"2130706433", "0x7f.0.0.1", "0x7f000001", "0177.0.0.1", "127.1", "0", "localhost.",
+                           "127.0.0.1.", "[::ffff:7f00:1]", "[::ffff:127.0.0.1]", "[::]", "[0:0:0:0:0:0:0:1]"}) {
+    Json body = test::rocm_example();
+    body["callback_url"] = "http://" + host + ":" + port + "/v1/sim/reset";
+    auto reply = server.post("/v1/jobs", body);
+    INFO(host);
+    CHECK(reply.status == 400);
+    CHECK(reply.json["error"]["details"]["field"] == "callback_url");
+  }
+  CHECK(server.count_jobs() == 0);
+}
+
+TEST_CASE("callbacks: a receiver on another port of this machine gets its callback under any spelling",
+          "[callbacks]") {
+  Receiver receiver;
+  TestServer server;
+  for (std::string host : {"2130706433", "0x7f.0.0.1", "127.1"}) {
+    Json body = test::rocm_example();
+    body["callback_url"] = "http://" + host + ":" + std::to_string(receiver.port) + "/hook";
+    std::string id = submit(server, body)["job_id"];
+    Json job = wait_callback_settled(server, id);
+    INFO(host << " " << job.dump());
+    CHECK(job["callback"]["status"] == "delivered");
+  }
+  CHECK(receiver.requests().size() == 3);
+}
+
 TEST_CASE("callbacks: a URL under the public URL is the server itself", "[callbacks]") {
   test::TestServerOptions options;
   options.public_url = "https://grid.example.com/jgrid";

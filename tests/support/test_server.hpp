@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -134,7 +135,9 @@ class TestServer {
     engine::EngineOptions engine_options;
     engine_options.data_dir = data_dir;
     engine_options.max_attempts = m_options.max_attempts;
-    engine_options.callback_transport = api::make_http_callback_transport();
+    api::CallbackTransportOptions transport;
+    transport.server_port = [bound = m_bound_port] { return bound->load(); };
+    engine_options.callback_transport = api::make_http_callback_transport(std::move(transport));
     engine_options.callback_secret = k_test_callback_secret;
     engine_options.callback_backoff_base_ms = m_options.callback_backoff_base_ms;
     m_engine = std::make_unique<engine::Engine>(*m_store, m_clock, fleet, executors, engine_options);
@@ -297,6 +300,7 @@ class TestServer {
     auto bound = m_server->bind();
     REQUIRE(bound.ok());
     port = *bound;
+    m_bound_port->store(port);
     url = m_server->url();
     m_thread = std::thread([this] { m_server->run(); });
     for (int i = 0; i < 200; ++i) {
@@ -308,6 +312,7 @@ class TestServer {
   }
 
   TestServerOptions m_options;
+  std::shared_ptr<std::atomic<int>> m_bound_port = std::make_shared<std::atomic<int>>(0);  // for the sender
   std::unique_ptr<store::Store> m_store;
   std::shared_ptr<util::Clock> m_clock;
   std::unique_ptr<engine::Engine> m_engine;

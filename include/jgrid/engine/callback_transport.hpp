@@ -15,20 +15,23 @@ struct CallbackRequest {
 };
 
 struct CallbackResponse {
-  int status = 0;     // HTTP status; 0 when no response arrived
-  std::string error;  // "" or why no response arrived ("connection refused", "timed out")
+  int status = 0;        // HTTP status; 0 when no response arrived
+  std::string error;     // "" or why no response arrived ("connection refused", "timed out")
+  std::string body;      // the start of the reply body, at most the implementation's cap (diagnostics)
+  bool truncated = false;  // the reply body was longer than the cap, or cut at the deadline
+  bool retry = true;     // false: repeating the same request can only fail the same way
 };
 
-// Thread-safe: post() runs on the sender thread while cancel() may be called
-// from another one.
+// Thread-safe: post() runs on several sender threads at once while cancel()
+// may be called from another one.
 class CallbackTransport {
  public:
   virtual ~CallbackTransport() = default;
-  // Sends one request and waits for the response (bounded by the
-  // implementation's timeouts). Never throws.
+  // Sends one request and waits for the response head and the start of its
+  // body (bounded in time and size by the implementation). Never throws.
   virtual CallbackResponse post(const CallbackRequest& request) = 0;
-  // Makes a post() in flight return soon with an error, and every later one
-  // at once. Used at shutdown.
+  // Makes every post() in flight return soon with an error, and every later
+  // one at once. Used at shutdown.
   virtual void cancel() = 0;
   // Undoes cancel(): posts go out again (a sender starting anew).
   virtual void resume() = 0;

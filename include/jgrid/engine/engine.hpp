@@ -27,9 +27,9 @@
 // capacity already explains the wait, and a job.delayed event.
 // Callbacks: a job that names a callback URL gets its outbox row (the
 // frozen body) in the same commit as its terminal transition; the callback
-// sender thread delivers it with retries and records every attempt as a
-// job.callback_delivered / job.callback_failed event plus the job's
-// `callback` state, never its status.
+// sender (a few workers, capped per receiver) delivers it with retries and
+// records every attempt as a job.callback_delivered / job.callback_failed
+// event plus the job's `callback` state, never its status.
 // A placed job is `assigned`; the executor's first step makes it `starting`
 // and its job.running step `running`, so each status change is committed
 // with the event that caused it.

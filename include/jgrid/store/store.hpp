@@ -37,6 +37,12 @@
 
 namespace jgrid::store {
 
+// A place in the order of pending outbox rows: the rows after (next_attempt_ms, id).
+struct DeliveryCursor {
+  std::int64_t next_attempt_ms = INT64_MIN;
+  std::string id;
+};
+
 struct StoreOptions {
   std::string path = ":memory:";  // a file path, or ":memory:"
   bool synchronous_full = true;   // false: synchronous=NORMAL
@@ -165,8 +171,11 @@ class Store {
   // At most `limit` inputs, oldest first (as list_events).
   virtual std::vector<model::JobInput> list_inputs(const InputQuery& query) const = 0;
 
-  // Outbox rows in state "pending", soonest next_attempt_ms first, at most `limit`.
-  virtual std::vector<model::Delivery> pending_deliveries(int limit) const = 0;
+  // Outbox rows in state "pending", soonest next_attempt_ms first (then by
+  // id), at most `limit`, starting after `after` (the default: the first).
+  // Listing page after page, each after the last row of the one before,
+  // visits every pending row once.
+  virtual std::vector<model::Delivery> pending_deliveries(int limit, const DeliveryCursor& after = {}) const = 0;
   // Every outbox row of one job, oldest first.
   virtual std::vector<model::Delivery> list_deliveries(const std::string& job_id) const = 0;
 

@@ -57,3 +57,18 @@ TEST_CASE("store::open migrates a schema-1 file to the callback outbox and keeps
   REQUIRE(store->commit(batch).ok());
   CHECK(store->pending_deliveries(5).size() == 1);
 }
+
+TEST_CASE("store::pending_deliveries pages after a cursor, ties broken by id", "[store][callback]") {
+  auto store = testing::open_store(":memory:");
+  WriteBatch batch;
+  batch.deliveries = {delivery("dlv_c", "job_c", 100), delivery("dlv_a", "job_a", 100), delivery("dlv_b", "job_b", 50),
+                      delivery("dlv_d", "job_d", 200)};
+  REQUIRE(store->commit(batch).ok());
+  std::vector<std::string> seen;
+  DeliveryCursor after;
+  for (auto page = store->pending_deliveries(2, after); !page.empty(); page = store->pending_deliveries(2, after)) {
+    for (const auto& d : page) seen.push_back(d.id);
+    after = {page.back().next_attempt_ms, page.back().id};
+  }
+  CHECK(seen == std::vector<std::string>{"dlv_b", "dlv_a", "dlv_c", "dlv_d"});
+}
