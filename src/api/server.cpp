@@ -30,6 +30,9 @@ constexpr time_t k_write_timeout_seconds = 30;
 // drained server, a body that could not be drained): the worker then
 // closes the connection instead of giving it back to the front.
 thread_local bool t_reply_closes = false;
+// How long a worker waits for the next request of a keep-alive connection
+// before handing it back to the front.
+constexpr std::chrono::milliseconds k_linger{2};
 // The library listens with a backlog of 5: a burst of new connections
 // overflowed it and waited out a 1 s SYN retransmit or failed.
 constexpr int k_listen_backlog = 1024;
@@ -131,6 +134,7 @@ struct Server::Impl {
   std::unique_ptr<Front> front;
   int port = 0;
   int listen_fd = -1;
+  HeadLimits front_limits;
 
   Impl(engine::Engine& engine, const store::Store& store, ServerOptions opts)
       : options(normalised(std::move(opts))),
@@ -161,18 +165,42 @@ struct Server::Impl {
     adapter.install(http);
   }
 
-  // Runs on a worker: one request, then the connection goes back to the
-  // front (or is closed when it cannot carry another).
+  // Runs on a worker: requests of one connection while each next head is
+  // there at once (or within k_linger), then the connection goes back to
+  // the front, or is closed when it cannot carry another.
   void serve(std::unique_ptr<Connection> connection) {
-    bool last = connection->served + 1 >= k_keep_alive_requests || stopping.load();
-    bool again = false;
+    while (serve_one(*connection) && !stopping.load()) {
+      if (!next_head_ready(*connection)) {
+        if (front) front->give_back(std::move(connection));
+        return;
+      }
+    }
+  }
+
+  bool serve_one(Connection& connection) {
+    bool last = connection.served + 1 >= k_keep_alive_requests || stopping.load();
     try {
-      again = http.serve_one(*connection, std::chrono::seconds(options.read_timeout_s),
-                             std::chrono::seconds(k_write_timeout_seconds), last);
+      return http.serve_one(connection, std::chrono::seconds(options.read_timeout_s),
+                            std::chrono::seconds(k_write_timeout_seconds), last);
     } catch (const std::exception& error) {
       util::log(util::LogLevel::error, "http", std::string("request failed: ") + error.what());
+      return false;
     }
-    if (again && !stopping.load() && front) front->give_back(std::move(connection));
+  }
+
+  // A keep-alive client usually sends its next request right after reading
+  // the reply; serving it here saves two hand-overs between threads. Only a
+  // head that is complete counts: anything else (a partial head, a refusal,
+  // silence) goes back to the front, so a slow client never holds the worker
+  // longer than k_linger.
+  bool next_head_ready(Connection& connection) {
+    const HeadLimits& limits = front_limits;
+    auto scan = scan_head(connection.pending(), limits);
+    if (scan.state != HeadScan::State::incomplete || !connection.pending().empty())
+      return scan.state == HeadScan::State::complete;
+    if (!connection.has_buffered() && !connection.wait_readable(k_linger)) return false;
+    if (connection.fill(limits.max_head_bytes) != Connection::Io::progress) return false;
+    return scan_head(connection.pending(), limits).state == HeadScan::State::complete;
   }
 
   void dispatch(std::unique_ptr<Connection> connection) {
@@ -221,7 +249,9 @@ Result<int> Server::bind() {
   int listen_fd = impl.listen_fd = impl.http.listening_socket();
   ::listen(listen_fd, k_listen_backlog);  // raises the library's backlog
   ::fcntl(listen_fd, F_SETFL, ::fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
-  impl.front = std::make_unique<Front>(listen_fd, front_options(impl.options, impl.tls.get()),
+  auto front = front_options(impl.options, impl.tls.get());
+  impl.front_limits = front.limits;
+  impl.front = std::make_unique<Front>(listen_fd, front,
                                        [&impl](std::unique_ptr<Connection> c) { impl.dispatch(std::move(c)); });
   impl.adapter.set_fallback_base_url(scheme(impl.options) + url_host(host) + ":" + std::to_string(impl.port) +
                                      impl.options.base_path);
