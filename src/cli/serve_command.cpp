@@ -18,6 +18,7 @@
 #include "jgrid/exec/sim_executor.hpp"
 #include "jgrid/model/layout.hpp"
 #include "jgrid/util/log.hpp"
+#include "jgrid/util/saturating.hpp"
 #include "local_setup.hpp"
 #include "serve_options.hpp"
 #include "sim_setup.hpp"
@@ -136,7 +137,7 @@ std::shared_ptr<exec::ImageLookup> image_lookup(const ServeOptions& o, const Dat
   registry.insecure_hosts = o.insecure_registries;
   registry.ca_file = outgoing_ca_file(o);
   registry.tag_ttl = std::chrono::seconds(o.registry_cache_ttl_s);
-  registry.fetch_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.registry_timeout_s * 1000));
+  registry.fetch_timeout = std::chrono::milliseconds(util::seconds_to_ms_saturated(o.registry_timeout_s));
   return api::make_registry_lookup(std::move(registry));
 }
 
@@ -158,9 +159,9 @@ engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir, 
   engine::EngineOptions options;
   options.data_dir = dir.path();
   options.max_attempts = o.max_attempts;
-  options.delay_threshold_ms = static_cast<std::int64_t>(o.delay_threshold_s * 1000);
+  options.delay_threshold_ms = util::seconds_to_ms_saturated(o.delay_threshold_s);
   options.max_log_bytes = o.max_log_bytes;
-  options.upload_ttl_ms = static_cast<std::int64_t>(o.upload_ttl_s * 1000);
+  options.upload_ttl_ms = util::seconds_to_ms_saturated(o.upload_ttl_s);
   options.callback_transport = api::make_http_callback_transport(outgoing_ca_file(o));
   options.callback_secret = std::move(callback_secret);
   options.callback_backoff_base_ms = o.callback_backoff_base_ms;
@@ -235,7 +236,7 @@ int serve(const ServeOptions& o) {
   if (slurm->executor) executors["slurm"] = slurm->executor;
   auto options = engine_options(o, *dir, *callback_secret);
   if (lookups) options.image_lookup = image_lookup(o, *dir);
-  options.image_lookup_bound = std::chrono::milliseconds(static_cast<std::int64_t>(o.registry_wait_s * 1000));
+  options.image_lookup_bound = std::chrono::milliseconds(util::seconds_to_ms_saturated(o.registry_wait_s));
   engine::Engine engine(**store, clock, *fleet, executors, std::move(options));
   auto http_options = server_options(o, *dir, *secret);
   http_options.auth = std::move(*auth);
