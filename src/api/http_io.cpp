@@ -6,6 +6,7 @@
 #include <set>
 
 #include "api/errors.hpp"
+#include "jgrid/util/log.hpp"
 
 namespace jgrid::api {
 namespace {
@@ -18,6 +19,15 @@ void set_body(httplib::Response& res, std::string body, std::string_view content
   res.body = std::move(body);
   res.headers.erase("Content-Type");
   res.set_header("Content-Type", std::string(content_type));
+}
+
+// The library drops a header whose value has CR or LF; any other control
+// character (a Host header's echoed into Location, say) is dropped here, so
+// no reply header carries one. Tab is allowed, as in HTTP field values.
+void set_reply_header(httplib::Response& res, const std::string& name, const std::string& value) {
+  auto control = [](unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; };
+  if (std::none_of(value.begin(), value.end(), control)) return res.set_header(name, value);
+  util::log(util::LogLevel::warn, "api", "reply header dropped: its value has a control character", {{"header", name}});
 }
 
 // nlohmann's messages start with "[json.exception.parse_error.101] ".
@@ -160,13 +170,13 @@ bool drain_body(const httplib::ContentReader& reader) {
 void write_error(httplib::Response& res, const Error& error) {
   HttpError http = to_http_error(error);
   res.status = http.status;
-  for (const auto& [name, value] : http.headers) res.set_header(name, value);
+  for (const auto& [name, value] : http.headers) set_reply_header(res, name, value);
   set_body(res, dump_json(http.body), k_json_type);
 }
 
 void write_reply(const httplib::Request& req, httplib::Response& res, Reply reply, model::Framing framing) {
   res.status = reply.status;
-  for (const auto& [name, value] : reply.headers) res.set_header(name, value);
+  for (const auto& [name, value] : reply.headers) set_reply_header(res, name, value);
   switch (reply.kind) {
     case Reply::Kind::json:
       if (reply.status < 400) reply.json = framed(std::move(reply.json), framing);

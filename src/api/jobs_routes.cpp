@@ -20,6 +20,19 @@ std::string idempotency_key(const Call& call) {
   return id.is_string() ? id.get<std::string>() : (id.is_null() ? "" : id.dump());
 }
 
+// The key is stored and echoed: no control characters, and short enough to
+// be an index key.
+constexpr std::size_t k_max_idempotency_key_bytes = 255;
+
+Status check_idempotency_key(const Call& call, const std::string& key) {
+  std::string field = call.idempotency_key.empty() ? "metadata.client_request_id" : "Idempotency-Key";
+  if (key.size() > k_max_idempotency_key_bytes)
+    return invalid_request(field + ": expected at most " + std::to_string(k_max_idempotency_key_bytes) + " bytes",
+                           field);
+  if (util::has_control_char(key)) return invalid_request(field + ": must not contain control characters", field);
+  return Ok{};
+}
+
 Result<std::vector<model::JobStatus>> status_filter(const Call& call) {
   std::vector<model::JobStatus> out;
   for (const auto& part : util::split(call.param("status").value_or(""), ',')) {
@@ -127,12 +140,13 @@ Result<Reply> submit_job(const Context& ctx, const Call& call) {
   if (auto target = check_callback_target(ctx, call, *spec); !target) return target.error();
   auto plan_only = dry_run(call);
   if (!plan_only) return plan_only.error();
+  std::string key = idempotency_key(call);
+  if (auto valid = check_idempotency_key(call, key); !valid) return valid.error();
   if (*plan_only) {
     Json plan = ctx.engine.estimate(*spec, call.framing);
     plan["dry_run"] = true;
     return Reply::of(std::move(plan), 200);
   }
-  std::string key = idempotency_key(call);
   std::string hash = key.empty() ? "" : util::sha256_hex(call.body.dump());  // only a key's replay compares it
   // What the workspace spent before this job: on a virtual clock the job
   // may have run to its end before this answer is written.

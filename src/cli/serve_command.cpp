@@ -20,6 +20,7 @@
 #include "jgrid/exec/sim_executor.hpp"
 #include "jgrid/model/layout.hpp"
 #include "jgrid/util/log.hpp"
+#include "jgrid/util/saturating.hpp"
 #include "local_setup.hpp"
 #include "serve_options.hpp"
 #include "sim_setup.hpp"
@@ -144,7 +145,7 @@ std::shared_ptr<exec::ImageLookup> image_lookup(const ServeOptions& o, const Dat
   registry.insecure_hosts = o.insecure_registries;
   registry.ca_file = outgoing_ca_file(o);
   registry.tag_ttl = std::chrono::seconds(o.registry_cache_ttl_s);
-  registry.fetch_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.registry_timeout_s * 1000));
+  registry.fetch_timeout = std::chrono::milliseconds(util::seconds_to_ms_saturated(o.registry_timeout_s));
   return api::make_registry_lookup(std::move(registry));
 }
 
@@ -169,9 +170,9 @@ engine::EngineOptions engine_options(const ServeOptions& o, const DataDir& dir, 
   engine::EngineOptions options;
   options.data_dir = dir.path();
   options.max_attempts = o.max_attempts;
-  options.delay_threshold_ms = static_cast<std::int64_t>(o.delay_threshold_s * 1000);
+  options.delay_threshold_ms = util::seconds_to_ms_saturated(o.delay_threshold_s);
   options.max_log_bytes = o.max_log_bytes;
-  options.upload_ttl_ms = static_cast<std::int64_t>(o.upload_ttl_s * 1000);
+  options.upload_ttl_ms = util::seconds_to_ms_saturated(o.upload_ttl_s);
   api::CallbackTransportOptions transport;
   transport.ca_file = outgoing_ca_file(o);
   transport.server_port = [bound_port] { return bound_port->load(); };
@@ -261,7 +262,7 @@ int serve(const ServeOptions& o) {
   auto bound_port = std::make_shared<std::atomic<int>>(0);
   auto options = engine_options(o, *dir, *callback_secret, bound_port);
   if (lookups) options.image_lookup = image_lookup(o, *dir);
-  options.image_lookup_bound = std::chrono::milliseconds(static_cast<std::int64_t>(o.registry_wait_s * 1000));
+  options.image_lookup_bound = std::chrono::milliseconds(util::seconds_to_ms_saturated(o.registry_wait_s));
   engine::Engine engine(**store, clock, *fleet, executors, std::move(options));
   auto http_options = server_options(o, *dir, *secret);
   http_options.auth = std::move(*auth);

@@ -43,7 +43,8 @@ Status validate_guards(const ServeOptions& o) {
   if (o.max_json_depth < 2 || o.max_json_depth > 512) return invalid("--max-json-depth", "an integer 2..512");
   if (o.max_env_keys < 0 || o.max_env_keys > 256) return invalid("--max-env-keys", "an integer 0..256");
   if (o.max_labels < 0 || o.max_labels > 64) return invalid("--max-labels", "an integer 0..64");
-  if (o.max_stream_subscribers < 1) return invalid("--max-stream-subscribers", "an integer >= 1");
+  if (o.max_stream_subscribers < 1 || o.max_stream_subscribers > 65536)
+    return invalid("--max-stream-subscribers", "an integer 1..65536");
   if (o.max_connections < 8 || o.max_connections > 16384) return invalid("--max-connections", "an integer 8..16384");
   if (o.max_streams < 1 || o.max_streams > o.max_connections / 2)
     return invalid("--max-streams", "an integer 1..half of --max-connections (" +
@@ -59,7 +60,32 @@ Status validate_guards(const ServeOptions& o) {
     if (origin != "*" && !is_http_url(origin))
       return invalid("--allow-origin", "an origin such as http://localhost:3000 or *, got '" + origin + "'");
   if (o.read_timeout_s < 1 || o.read_timeout_s > 3600) return invalid("--read-timeout", "1..3600 seconds");
-  if (o.min_free_disk < 0) return invalid("--min-free-disk", "a number of bytes >= 0");
+  if (o.min_free_disk < 0 || o.min_free_disk > (1LL << 50))
+    return invalid("--min-free-disk", "a number of bytes 0..2^50 (1 PiB)");
+  return Ok{};
+}
+
+// Upper bounds keep every duration, once in clock milliseconds, and every
+// count far from int64 and int limits (docs/api.md §1.4).
+constexpr double k_max_duration_s = 2'592'000;  // 30 days
+constexpr std::int64_t k_max_registry_cache_ttl_s = 31'536'000;
+constexpr double k_max_time_scale = 1e6;
+constexpr std::int64_t k_gib = 1LL << 30;
+
+// The negated comparisons also refuse NaN.
+Status validate_durations_and_sizes(const ServeOptions& o) {
+  const std::string days = std::to_string(static_cast<long>(k_max_duration_s)) + " seconds (30 days)";
+  if (o.max_attempts < 1 || o.max_attempts > 100) return invalid("--max-attempts", "an integer 1..100");
+  if (!(o.delay_threshold_s > 0 && o.delay_threshold_s <= k_max_duration_s))
+    return invalid("--delay-threshold", "a number of seconds > 0 and <= " + days);
+  if (!(o.upload_ttl_s >= 1 && o.upload_ttl_s <= k_max_duration_s))
+    return invalid("--upload-ttl", "at least 1 second and at most " + days);
+  if (!(o.time_scale > 0 && o.time_scale <= k_max_time_scale)) return invalid("--time-scale", "a number > 0 and <= 1e6");
+  if (o.callback_backoff_base_ms < 1 || o.callback_backoff_base_ms > 3'600'000)
+    return invalid("--callback-backoff-base-ms", "an integer 1..3600000 (an hour)");
+  if (o.max_body < 1024 || o.max_body > k_gib) return invalid("--max-body", "1024..1073741824 bytes (1 GiB)");
+  if (o.max_upload < 1 || o.max_upload > 1024 * k_gib) return invalid("--max-upload", "1 byte..1 TiB");
+  if (o.max_log_bytes < 1024 || o.max_log_bytes > 1024 * k_gib) return invalid("--max-log-bytes", "1024 bytes..1 TiB");
   return Ok{};
 }
 
@@ -243,7 +269,8 @@ Status validate_screening(const ServeOptions& o) {
     return invalid("--registry-lookup", "auto, on or off, got '" + o.registry_lookup + "'");
   if (o.registry_wait_s < 0 || o.registry_wait_s > 60) return invalid("--registry-wait", "0..60 seconds");
   if (o.registry_timeout_s < 1 || o.registry_timeout_s > 300) return invalid("--registry-timeout", "1..300 seconds");
-  if (o.registry_cache_ttl_s < 0) return invalid("--registry-cache-ttl", "a number of seconds >= 0");
+  if (o.registry_cache_ttl_s < 0 || o.registry_cache_ttl_s > k_max_registry_cache_ttl_s)
+    return invalid("--registry-cache-ttl", "0.." + std::to_string(k_max_registry_cache_ttl_s) + " seconds (a year)");
   for (const auto& host : o.insecure_registries)
     if (host.empty() || host.find_first_of("/ ") != std::string::npos)
       return invalid("--insecure-registry", "a host or host:port without scheme or path, got '" + host + "'");
@@ -270,14 +297,7 @@ Status validate(const ServeOptions& o) {
     return invalid("--public-url", "an http:// or https:// URL, got '" + o.public_url + "'");
   if (!o.base_path.empty() && (o.base_path[0] != '/' || o.base_path == "/" || o.base_path.back() == '/'))
     return invalid("--base-path", "a path like /grid (leading slash, no trailing slash)");
-  if (o.max_attempts < 1) return invalid("--max-attempts", "an integer >= 1");
-  if (o.delay_threshold_s <= 0) return invalid("--delay-threshold", "a number of seconds > 0");
-  if (o.max_body < 1024) return invalid("--max-body", "at least 1024 bytes");
-  if (o.max_upload < 1) return invalid("--max-upload", "at least 1 byte");
-  if (!(o.upload_ttl_s >= 1)) return invalid("--upload-ttl", "at least 1 second");
-  if (o.max_log_bytes < 1024) return invalid("--max-log-bytes", "at least 1024 bytes");
-  if (o.time_scale <= 0) return invalid("--time-scale", "a number > 0");
-  if (o.callback_backoff_base_ms < 1) return invalid("--callback-backoff-base-ms", "an integer >= 1");
+  if (auto sizes = validate_durations_and_sizes(o); !sizes) return sizes;
   if (!o.clock.empty() && o.clock != "real" && o.clock != "virtual") return invalid("--clock", "real or virtual");
   if (o.fleet.size() > 1 && std::find(o.fleet.begin(), o.fleet.end(), "none") != o.fleet.end())
     return invalid("--fleet", "either 'none' or fleet files, not both");

@@ -4,6 +4,7 @@
 
 #include "impl.hpp"
 #include "jgrid/util/json_members.hpp"
+#include "jgrid/util/saturating.hpp"
 #include "lifecycle.hpp"
 
 namespace jgrid::engine {
@@ -54,7 +55,7 @@ std::optional<std::int64_t> Engine::Impl::delay_due_ms(const LiveJob& live) cons
   if (m_options.delay_threshold_ms <= 0) return std::nullopt;
   std::string code = delay_code(job.phase);
   if (code.empty() || (job.delay && job.delay->code == code)) return std::nullopt;
-  return job.phase_started_ms + m_options.delay_threshold_ms;
+  return util::saturating_add(job.phase_started_ms, m_options.delay_threshold_ms);
 }
 
 // A token other than the job's current one belongs to a timer since

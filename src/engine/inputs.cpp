@@ -6,6 +6,7 @@
 #include "jgrid/util/crypto.hpp"
 #include "jgrid/util/files.hpp"
 #include "jgrid/util/ids.hpp"
+#include "jgrid/util/saturating.hpp"
 #include "jgrid/util/time.hpp"
 
 namespace jgrid::engine {
@@ -54,7 +55,7 @@ Result<model::JobInput> Engine::Impl::create_input(const std::string& workspace,
   if (!content_type.empty()) input.content_type = content_type;
   input.kind = input_kind;
   input.token = util::random_hex(16);
-  input.expires_ms = input.created_ms + m_options.upload_ttl_ms;
+  input.expires_ms = util::saturating_add(input.created_ms, m_options.upload_ttl_ms);
   store::WriteBatch batch;
   batch.inputs.push_back(input);
   if (Status committed = m_store.commit(std::move(batch)); !committed) return committed.error();

@@ -1,5 +1,6 @@
 #include "impl.hpp"
 #include "jgrid/util/json_members.hpp"
+#include "jgrid/util/saturating.hpp"
 #include "lifecycle.hpp"
 
 namespace jgrid::engine {
@@ -30,7 +31,7 @@ std::string failure_code(const exec::RunOutcome& outcome) {
 std::string failure_summary(const exec::RunOutcome& outcome, const model::Job& job) {
   if (!outcome.message.empty()) return outcome.message;
   if (outcome.timed_out)
-    return "workload exceeded its timeout of " + format_duration(static_cast<std::int64_t>(job.spec->timeout_seconds.value_or(0) * 1000));
+    return "workload exceeded its timeout of " + format_duration(util::seconds_to_ms_saturated(job.spec->timeout_seconds.value_or(0)));
   if (outcome.exit_code) return "workload exited with code " + std::to_string(*outcome.exit_code);
   return "workload did not start";
 }

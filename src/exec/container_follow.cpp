@@ -5,6 +5,7 @@
 #include "exec/container_engine.hpp"
 #include "exec/container_run.hpp"
 #include "jgrid/util/log.hpp"
+#include "jgrid/util/saturating.hpp"
 #include "jgrid/util/strings.hpp"
 
 namespace jgrid::exec {
@@ -19,7 +20,8 @@ constexpr int k_sigkill_exit = 137;
 std::chrono::milliseconds poll_for(std::optional<std::int64_t> deadline_ms, const util::Clock& clock) {
   if (!deadline_ms) return k_max_poll;
   double scale = clock.scale() > 0 && std::isfinite(clock.scale()) ? clock.scale() : 1.0;
-  auto real_ms = static_cast<std::int64_t>(std::ceil((*deadline_ms - clock.now_ms()) / scale));
+  double ahead_ms = static_cast<double>(util::saturating_sub(*deadline_ms, clock.now_ms()));
+  auto real_ms = util::saturated_int64(std::ceil(ahead_ms / scale));
   return std::clamp(std::chrono::milliseconds(real_ms), std::chrono::milliseconds(1), k_max_poll);
 }
 
@@ -126,7 +128,7 @@ std::optional<int> ContainerRun::wait_for_exit(StreamedProcess& waiter, bool& ti
   std::optional<std::int64_t> deadline;
   if (auto seconds = m_request.job.spec->timeout_seconds) {
     std::int64_t from = m_mode == Mode::start ? m_running_at_ms : m_request.job.started_ms.value_or(m_clock->now_ms());
-    deadline = from + static_cast<std::int64_t>(*seconds * 1000.0);
+    deadline = util::saturating_add(from, util::seconds_to_ms_saturated(*seconds));
   }
   while (!waiter.wait_done(poll_for(timed_out ? std::nullopt : deadline, *m_clock))) {
     if (stopping()) return std::nullopt;

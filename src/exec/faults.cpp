@@ -7,9 +7,14 @@
 #include "exec/json_checker.hpp"
 #include "exec/sim_failures.hpp"
 #include "exec/sim_random.hpp"
+#include "jgrid/model/job_spec.hpp"
 
 namespace jgrid::exec {
 namespace {
+
+// The largest `slow` factor of a fault rule (a run of a week × 1000 still
+// fits a clock timer).
+constexpr double k_max_fault_value = 1000;
 
 bool known_effect(const std::string& effect) {
   return std::any_of(std::begin(k_fault_effects), std::end(k_fault_effects),
@@ -86,11 +91,15 @@ Result<FaultRule> decode_fault_rule(const nlohmann::json& body) {
     rule.value = checker.number(body, "", "value", std::nullopt, min, rule.effect != "exit_code");
     if (checker.ok() && rule.effect == "exit_code" && (*rule.value > 255 || std::floor(*rule.value) != *rule.value))
       checker.fail("value", "an exit code 1..255", &body.at("value"));
+    if (checker.ok() && rule.effect != "exit_code" && *rule.value > k_max_fault_value)
+      checker.fail("value", "a number > 0 and <= 1000", &body.at("value"));
   }
   rule.probability = checker.number(body, "", "probability", 1.0, 0);
   if (checker.ok() && rule.probability > 1) checker.fail("probability", "a number between 0 and 1", &body.at("probability"));
   if (checker.ok() && body.contains("after_s") && !body.at("after_s").is_null())
     rule.after_s = checker.number(body, "", "after_s", std::nullopt, 0);
+  if (checker.ok() && rule.after_s && *rule.after_s > model::k_max_sim_duration_s)
+    checker.fail("after_s", "a number of seconds 0..604800 (a week)", &body.at("after_s"));
   if (checker.ok() && body.contains("count") && !body.at("count").is_null())
     rule.count = static_cast<int>(checker.integer(body, "", "count", std::nullopt, 1, INT_MAX));
   if (!checker.ok()) return checker.error();

@@ -9,7 +9,7 @@
 namespace jgrid::exec {
 namespace {
 
-constexpr double k_max_duration_s = 7 * 24 * 3600;
+constexpr double k_max_duration_s = model::k_max_sim_duration_s;
 
 // sim.failure: one of sim_failure_effects().
 void read_failure(JsonChecker& checker, const Json& sim, const std::string& parent, SimBehaviour& out) {
@@ -45,6 +45,10 @@ void read_flags(JsonChecker& checker, const Json& sim, const std::string& parent
   out.oom = checker.boolean(sim, parent, "oom", out.oom);
   read_failure(checker, sim, parent, out);
   out.stdout_every_s = checker.number(sim, parent, "stdout_every_s", out.stdout_every_s, 0, true);
+  if (out.stdout_every_s > k_max_duration_s) {
+    checker.fail(member_path(parent, "stdout_every_s"), "at most a week of seconds");
+    out.stdout_every_s = 1.0;
+  }
 }
 
 void read_output(JsonChecker& checker, const Json& sim, const std::string& parent, SimBehaviour& out) {

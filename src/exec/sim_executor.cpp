@@ -12,6 +12,7 @@
 #include "exec/sim_random.hpp"
 #include "jgrid/exec/faults.hpp"
 #include "jgrid/util/json_members.hpp"
+#include "jgrid/util/saturating.hpp"
 
 namespace jgrid::exec {
 namespace {
@@ -227,7 +228,8 @@ RunPlan SimExecutor::plan(const RunRequest& request, SimBehaviour behaviour, std
   } else if (!plan.fail_start) {
     if (pool) draw_pool_interrupt(faults, *pool, request.node.pool, static_cast<double>(plan.run_ms) / 1000.0, seed);
     if (!faults.interrupt.empty() && plan.run_ms > 0) {
-      std::int64_t after = faults.interrupt_after_s ? std::llround(*faults.interrupt_after_s * 1000.0) : plan.run_ms / 2;
+      std::int64_t after =
+          faults.interrupt_after_s ? util::seconds_to_ms_saturated(*faults.interrupt_after_s) : plan.run_ms / 2;
       plan.interrupt_ms = std::clamp<std::int64_t>(after, 0, plan.run_ms - 1);
       plan.interrupt = interruption(faults.interrupt, request.node.name);
     }
@@ -245,7 +247,7 @@ std::optional<Next> SimExecutor::provision(Run& run, std::int64_t at) {
                      .add("provision_s", run.plan.provision_ms / 1000.0)
                      .add("faults", run.plan.faults)
                      .take());
-  return Next{at + run.plan.provision_ms, Stage::pull};
+  return Next{util::saturating_add(at, run.plan.provision_ms), Stage::pull};
 }
 
 // A node pulls an image once; later runs wait for that pull or find it done.
@@ -254,15 +256,16 @@ std::optional<Next> SimExecutor::pull(Run& run, std::int64_t at) {
   double size_mb = run.image ? run.image->size_mb : ImageInfo{}.size_mb;
   double speed = node.startup.image_pull_mb_per_s > 0 ? node.startup.image_pull_mb_per_s
                                                      : model::NodeStartup{}.image_pull_mb_per_s;
-  auto pull_ms = static_cast<std::int64_t>(std::llround(size_mb / speed * 1000.0));
+  std::int64_t pull_ms = util::seconds_to_ms_saturated(size_mb / speed);
   if (run.plan.pull_fails) {
     run.sink->output(run.request.job.id, "stderr", run.plan.outcome.message);
-    return finish(run, at + pull_ms / 2);
+    return finish(run, util::saturating_add(at, pull_ms / 2));
   }
   std::lock_guard lock(m_mutex);
-  std::int64_t ready_at = m_image_ready.try_emplace({node.id, run.request.job.spec->image}, at + pull_ms).first->second;
-  run.pull_ms = std::max<std::int64_t>(0, ready_at - at);
-  return Next{at + run.pull_ms, Stage::inspect};
+  std::int64_t ready_at =
+      m_image_ready.try_emplace({node.id, run.request.job.spec->image}, util::saturating_add(at, pull_ms)).first->second;
+  run.pull_ms = std::max<std::int64_t>(0, util::saturating_sub(ready_at, at));
+  return Next{util::saturating_add(at, run.pull_ms), Stage::inspect};
 }
 
 std::optional<Next> SimExecutor::inspect(Run& run, std::int64_t at) {
@@ -313,17 +316,19 @@ std::optional<Next> SimExecutor::running(Run& run, std::int64_t at) {
   const model::Node& node = run.request.node;
   run.sink->step(run.request.job.id, Phase::workload_execution, "job.running", "Workload running on " + node.name,
                  util::JsonMembers().add("node_id", node.id).add("node", node.name).take());
-  if (run.plan.interrupt_ms) push(run.shared_from_this(), {at + *run.plan.interrupt_ms, Stage::interrupt});
-  if (m_output == SimOutput::at_end) return Next{at + run.plan.run_ms, Stage::finish};
+  if (run.plan.interrupt_ms) push(run.shared_from_this(), {util::saturating_add(at, *run.plan.interrupt_ms), Stage::interrupt});
+  if (m_output == SimOutput::at_end) return Next{util::saturating_add(at, run.plan.run_ms), Stage::finish};
   return Next{at, Stage::output};
 }
 
 std::optional<Next> SimExecutor::output(Run& run, std::int64_t at) {
   const auto& lines = run.plan.lines;
-  for (; run.next_line < lines.size() && run.running_at_ms + lines[run.next_line].offset_ms <= at; ++run.next_line)
+  for (; run.next_line < lines.size() && util::saturating_add(run.running_at_ms, lines[run.next_line].offset_ms) <= at;
+       ++run.next_line)
     run.sink->output(run.request.job.id, lines[run.next_line].stream, lines[run.next_line].text);
-  if (run.next_line < lines.size()) return Next{run.running_at_ms + lines[run.next_line].offset_ms, Stage::output};
-  return Next{run.running_at_ms + run.plan.run_ms, Stage::finish};
+  if (run.next_line < lines.size())
+    return Next{util::saturating_add(run.running_at_ms, lines[run.next_line].offset_ms), Stage::output};
+  return Next{util::saturating_add(run.running_at_ms, run.plan.run_ms), Stage::finish};
 }
 
 std::optional<Next> SimExecutor::finish(Run& run, std::int64_t) {

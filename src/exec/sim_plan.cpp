@@ -7,6 +7,7 @@
 #include "exec/sim_failures.hpp"
 #include "exec/sim_random.hpp"
 #include "jgrid/model/node.hpp"
+#include "jgrid/util/saturating.hpp"
 
 namespace jgrid::exec {
 namespace {
@@ -16,7 +17,7 @@ using model::WorkloadType;
 constexpr std::size_t k_max_lines = 10000;
 constexpr int k_oom_exit_code = 137;
 
-std::int64_t to_ms(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1000.0)); }
+std::int64_t to_ms(double seconds) { return util::seconds_to_ms_saturated(seconds); }
 
 std::string format_seconds(std::int64_t ms) {
   std::ostringstream out;
@@ -92,9 +93,10 @@ void spread(std::vector<OutputLine>& out, const std::vector<std::string>& lines,
   auto slots = static_cast<std::size_t>(std::max<std::int64_t>(1, duration_ms / std::max<std::int64_t>(1, every_ms)));
   std::vector<std::string> expanded = expand(lines, slots);
   std::int64_t count = static_cast<std::int64_t>(expanded.size());
-  std::int64_t step = count * every_ms > duration_ms ? duration_ms / std::max<std::int64_t>(1, count) : every_ms;
+  std::int64_t step =
+      util::saturating_mul(count, every_ms) > duration_ms ? duration_ms / std::max<std::int64_t>(1, count) : every_ms;
   for (std::int64_t k = 0; k < count; ++k)
-    out.push_back({k * step, stream, std::move(expanded[static_cast<std::size_t>(k)])});
+    out.push_back({util::saturating_mul(k, step), stream, std::move(expanded[static_cast<std::size_t>(k)])});
 }
 
 enum class Ending { exited, oom, timed_out };

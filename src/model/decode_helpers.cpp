@@ -1,6 +1,7 @@
 #include "model/decode_helpers.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "jgrid/util/strings.hpp"
 
@@ -49,6 +50,28 @@ Result<std::optional<double>> opt_number(const Json& object, const char* key, co
   double number = value->get<double>();
   if (!std::isfinite(number)) return invalid(field, "expected a finite number");
   return std::optional<double>{number};
+}
+
+std::string number_text(double value) {
+  char text[32];
+  if (std::floor(value) == value && std::fabs(value) < 1e15)
+    std::snprintf(text, sizeof(text), "%.0f", value);
+  else
+    std::snprintf(text, sizeof(text), "%.6g", value);
+  return text;
+}
+
+Result<std::optional<double>> opt_bounded(const Json& object, const char* key, const std::string& field,
+                                          const NumberBounds& bounds) {
+  auto number = opt_number(object, key, field);
+  if (!number.ok() || !number.value()) return number;
+  double value = **number;
+  bool above_min = bounds.min_exclusive ? value > bounds.min : value >= bounds.min;
+  if (above_min && value <= bounds.max) return number;
+  std::string note = *bounds.max_note ? std::string(" (") + bounds.max_note + ")" : "";
+  return invalid(field, std::string("expected a number ") + (bounds.min_exclusive ? "> " : ">= ") +
+                            number_text(bounds.min) + " and <= " + number_text(bounds.max) + note + ", got " +
+                            number_text(value));
 }
 
 Result<std::optional<bool>> opt_bool(const Json& object, const char* key, const std::string& field) {

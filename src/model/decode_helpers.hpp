@@ -23,6 +23,24 @@ Result<std::optional<std::string>> opt_string(const Json& object, const char* ke
 Result<std::optional<double>> opt_number(const Json& object, const char* key, const std::string& field);
 Result<std::optional<bool>> opt_bool(const Json& object, const char* key, const std::string& field);
 
+// The range of a number: min <= n (min < n when min_exclusive) and n <= max;
+// `max_note` says what the maximum is in words ("30 days"), or "".
+struct NumberBounds {
+  double min = 0;
+  bool min_exclusive = false;
+  double max = 0;
+  const char* max_note = "";
+};
+
+// A finite number within `bounds`. The message names both bounds and the
+// value sent: "timeout_seconds: expected a number > 0 and <= 2592000 (30
+// days), got 1e+16".
+Result<std::optional<double>> opt_bounded(const Json& object, const char* key, const std::string& field,
+                                          const NumberBounds& bounds);
+
+// A number as messages show it: "2592000", "0.5", "1e+16".
+std::string number_text(double value);
+
 // A non-negative integer (2.0 counts as 2) no larger than `max`.
 Result<std::optional<long long>> opt_count(const Json& object, const char* key, const std::string& field,
                                            long long max);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "jgrid/util/crypto.hpp"
+#include "jgrid/util/saturating.hpp"
 
 namespace jgrid::model {
 
@@ -34,7 +35,7 @@ std::int64_t callback_retry_delay_ms(int attempt, std::int64_t base_ms, double u
   int doublings = std::clamp(attempt - 1, 0, 30);
   double nominal = static_cast<double>(base_ms) * std::ldexp(1.0, doublings);
   double factor = 0.8 + 0.4 * std::clamp(unit, 0.0, 1.0);
-  return static_cast<std::int64_t>(std::llround(nominal * factor));
+  return util::saturated_int64(nominal * factor);
 }
 
 std::string callback_signature(const std::string& key, std::int64_t unix_s, const std::string& body) {

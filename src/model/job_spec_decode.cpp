@@ -2,6 +2,7 @@
 // table order. Later readers may rely on what earlier ones set.
 #include <array>
 
+#include "jgrid/model/image_ref.hpp"
 #include "jgrid/model/job_spec.hpp"
 #include "jgrid/util/strings.hpp"
 #include "model/decode_helpers.hpp"
@@ -52,10 +53,12 @@ Status read_image(const Json& body, JobSpec& spec, SpecMode mode) {
   bool empty = !*image || (*image)->empty();
   if (empty && mode == SpecMode::submit) return invalid("image", "is required; expected an OCI image reference");
   if (empty) return Ok{};
+  if ((*image)->size() > k_max_image_bytes) return check_image_ref(**image, "image").error();
   for (unsigned char c : **image)
     if (c <= 0x20 || c == 0x7f) return invalid("image", "expected an OCI image reference without whitespace");
   // A reference never starts with '-'; one that did would read as an option of the container engine.
   if ((**image)[0] == '-') return invalid("image", "expected an OCI image reference, not one starting with '-'");
+  if (auto valid = check_image_ref(**image, "image"); !valid) return valid.error();
   spec.image = **image;
   return Ok{};
 }
@@ -113,12 +116,17 @@ Status read_accelerator(const Json& body, JobSpec& spec, SpecMode) {
 
 Status read_labels(const Json& body, JobSpec& spec, SpecMode) {
   JGRID_READ(labels, opt_string_map(body, "labels", "labels", k_max_labels));
-  if (*labels) spec.labels = std::move(**labels);
+  if (!*labels) return Ok{};
+  std::size_t total = 0;
+  for (const auto& [name, value] : **labels) total += name.size() + value.size();
+  if (total > k_max_labels_bytes)
+    return invalid("labels", "expected at most " + std::to_string(k_max_labels_bytes) + " bytes of names and values");
+  spec.labels = std::move(**labels);
   return Ok{};
 }
 
 Status read_gpu_count(const Json& body, JobSpec& spec, SpecMode) {
-  constexpr long long k_max_gpus = 4096;
+  constexpr long long k_max_gpus = k_max_gpu_count;
   const Json* resources = member(body, "resources");
   bool top = member(body, "gpu_count") != nullptr;
   JGRID_READ(count, top || !resources ? opt_count(body, "gpu_count", "gpu_count", k_max_gpus)
@@ -130,10 +138,8 @@ Status read_gpu_count(const Json& body, JobSpec& spec, SpecMode) {
 }
 
 Status read_timeout(const Json& body, JobSpec& spec, SpecMode) {
-  JGRID_READ(timeout, opt_number(body, "timeout_seconds", "timeout_seconds"));
-  if (!*timeout) return Ok{};
-  if (**timeout <= 0) return invalid("timeout_seconds", "expected a number > 0");
-  spec.timeout_seconds = **timeout;
+  JGRID_READ(timeout, opt_bounded(body, "timeout_seconds", "timeout_seconds", {0, true, k_max_timeout_seconds, "30 days"}));
+  if (*timeout) spec.timeout_seconds = **timeout;
   return Ok{};
 }
 
@@ -153,10 +159,26 @@ Status read_echoed(const Json& body, JobSpec& spec, SpecMode) {
   return Ok{};
 }
 
+// The numbers of `sim` that become durations or an exit code are held to
+// their range here; any other problem of a `sim` member fails the run
+// START_FAILED (docs/simulation.md §2).
+Status check_sim_numbers(const Json& sim) {
+  const NumberBounds week{0, false, k_max_sim_duration_s, "a week"};
+  if (const Json* value = member(sim, "duration_s"); value && value->is_number())
+    if (auto ok = opt_bounded(sim, "duration_s", "sim.duration_s", week); !ok) return ok.error();
+  if (const Json* value = member(sim, "stdout_every_s"); value && value->is_number())
+    if (auto ok = opt_bounded(sim, "stdout_every_s", "sim.stdout_every_s", {0, true, k_max_sim_duration_s, "a week"}); !ok)
+      return ok.error();
+  if (const Json* value = member(sim, "exit_code"); value && value->is_number())
+    if (auto ok = opt_count(sim, "exit_code", "sim.exit_code", 255); !ok) return ok.error();
+  return Ok{};
+}
+
 Status read_sim(const Json& body, JobSpec& spec, SpecMode) {
   const Json* sim = member(body, "sim");
   if (!sim) return Ok{};
   if (!sim->is_object()) return invalid("sim", std::string("expected an object, got ") + sim->type_name());
+  if (auto numbers = check_sim_numbers(*sim); !numbers) return numbers;
   spec.sim = *sim;
   return Ok{};
 }

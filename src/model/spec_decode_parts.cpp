@@ -14,9 +14,14 @@ using namespace decode;
 
 const std::vector<std::string> k_levels = {"low", "balanced", "high"};
 
-Status check_number_at_least_zero(const Json& object, const char* key, const std::string& field) {
-  JGRID_READ(number, opt_number(object, key, field));
-  if (*number && **number < 0) return invalid(field, "expected a number >= 0");
+// The range of each number among the constraints (docs/api.md §1.4).
+NumberBounds constraint_bounds(std::string_view key) {
+  if (key == "max_price_per_hour") return {0, false, k_max_price_per_hour, "USD"};
+  return {0, false, k_max_size_gb, "1 PiB"};
+}
+
+Status check_constraint_number(const Json& object, const char* key, const std::string& field) {
+  JGRID_READ(number, opt_bounded(object, key, field, constraint_bounds(key)));
   return Ok{};
 }
 
@@ -45,7 +50,7 @@ Status check_constraints(Json& constraints, const std::string& prefix) {
     JGRID_READ(text, opt_string(constraints, key, field(key)));
   }
   for (const char* key : {"max_price_per_hour", "min_vram_gb", "model_size_gb", "disk_gb"})
-    if (auto status = check_number_at_least_zero(constraints, key, field(key)); !status.ok()) return status;
+    if (auto status = check_constraint_number(constraints, key, field(key)); !status.ok()) return status;
   JGRID_READ(avoid, opt_strings(constraints, "avoid_gpu_families", field("avoid_gpu_families")));
   if (auto status = check_region_preference(constraints, field("region_preference")); !status.ok()) return status;
   JGRID_READ(mode, opt_enum(constraints, "region_mode", field("region_mode"), {"prefer", "strict"}));
@@ -83,9 +88,8 @@ Status read_number_hint(const Json& body, JobSpec& spec, const char* key, const 
   // The alias only stands in for a member given neither in constraints nor under its own name.
   const char* used = (!member(spec.constraints, key) && !member(body, key) && alias && member(body, alias)) ? alias : key;
   const Json& source = hint_source(body, spec, used, field);
-  JGRID_READ(number, opt_number(source, used, field));
+  JGRID_READ(number, opt_bounded(source, used, field, constraint_bounds(key)));
   if (!*number) return Ok{};
-  if (**number < 0) return invalid(field, "expected a number >= 0");
   out = **number;
   spec.constraints[key] = **number;
   return Ok{};
@@ -93,6 +97,9 @@ Status read_number_hint(const Json& body, JobSpec& spec, const char* key, const 
 
 Result<std::vector<std::string>> read_id_list(const Json& value, const std::string& field) {
   if (!value.is_array()) return invalid(field, "expected an array of input ids or {\"input_id\": ...} objects");
+  if (value.size() > k_max_list_items)
+    return invalid(field, "expected at most " + std::to_string(k_max_list_items) + " inputs, got " +
+                              std::to_string(value.size()));
   std::vector<std::string> ids;
   for (std::size_t i = 0; i < value.size(); ++i) {
     std::string item_field = field + "[" + std::to_string(i) + "]";
@@ -111,6 +118,17 @@ bool is_http_url(const std::string& url) {
   bool scheme = lower.rfind("http://", 0) == 0 || lower.rfind("https://", 0) == 0;
   bool clean = url.find_first_of(" \t") == std::string::npos && !util::has_control_char(url);
   return scheme && clean && url.size() > lower.find("//") + 2;
+}
+
+// A value the callback sender puts in a header (the token goes into
+// `Authorization: Bearer <token>`): a CR or LF would end the header and start
+// another, so no control character at all, tab included.
+Status check_header_value(const std::string& value, const std::string& field, std::size_t max_bytes) {
+  if (value.size() > max_bytes) return invalid(field, "expected at most " + std::to_string(max_bytes) + " bytes");
+  if (util::has_control_char(value))
+    return invalid(field, "must not contain control characters (CR, LF, tab or other C0 codes, DEL): it is sent as an "
+                          "HTTP header");
+  return Ok{};
 }
 
 // The callback object, or {} when the client sent none; `callback` may also be a bare URL.
@@ -139,6 +157,10 @@ Status read_constraints(const Json& body, JobSpec& spec, SpecMode) {
       top_level[key] = *value;
   if (auto status = check_constraints(top_level, ""); !status.ok()) return status;
   for (auto& [key, value] : top_level.items()) spec.constraints[key] = std::move(value);
+  if (spec.constraints.empty()) return Ok{};
+  if (spec.constraints.dump(-1, ' ', false, Json::error_handler_t::replace).size() > k_max_constraints_bytes)
+    return invalid("constraints", "expected at most " + std::to_string(k_max_constraints_bytes) +
+                                      " bytes when serialized (top-level aliases included)");
   return Ok{};
 }
 
@@ -186,7 +208,13 @@ Status read_input_files(const Json& body, JobSpec& spec, SpecMode) {
 Status read_artifacts(const Json& body, JobSpec& spec, SpecMode) {
   JGRID_READ(paths, opt_strings(body, "expected_artifacts", "expected_artifacts"));
   if (!*paths) return Ok{};
+  if ((*paths)->size() > k_max_list_items)
+    return invalid("expected_artifacts", "expected at most " + std::to_string(k_max_list_items) + " paths, got " +
+                                             std::to_string((*paths)->size()));
   for (std::size_t i = 0; i < (*paths)->size(); ++i) {
+    if ((**paths)[i].size() > k_max_path_bytes)
+      return invalid("expected_artifacts[" + std::to_string(i) + "]",
+                     "expected a path of at most " + std::to_string(k_max_path_bytes) + " bytes");
     auto normal = normalise_artifact_path((**paths)[i]);
     if (!normal)
       return invalid("expected_artifacts[" + std::to_string(i) + "]",
@@ -210,10 +238,18 @@ Status read_callback(const Json& body, JobSpec& spec, SpecMode) {
   const Json* metadata = member(*object, "metadata") ? member(*object, "metadata") : member(body, "callback_metadata");
   std::string metadata_field = member(*object, "metadata") ? "callback.metadata" : "callback_metadata";
   if (metadata && !metadata->is_object()) return invalid(metadata_field, "expected an object");
+  if (metadata && metadata->dump(-1, ' ', false, Json::error_handler_t::replace).size() > k_max_metadata_bytes)
+    return invalid(metadata_field, "expected at most " + std::to_string(k_max_metadata_bytes) +
+                                       " bytes when serialized");
   if (!url || url->empty()) return Ok{};
+  if (url->size() > k_max_url_bytes)
+    return invalid(field, "expected a URL of at most " + std::to_string(k_max_url_bytes) + " bytes");
   if (!is_http_url(*url)) return invalid(field, "expected an http:// or https:// URL");
   callback.url = *url;
   callback.auth_token = *nested_token ? **nested_token : token->value_or("");
+  std::string token_field = *nested_token ? "callback.auth_token" : "callback_auth_token";
+  if (auto valid = check_header_value(callback.auth_token, token_field, k_max_auth_token_bytes); !valid)
+    return valid.error();
   if (metadata) callback.metadata = *metadata;
   spec.callback = std::move(callback);
   return Ok{};

@@ -1,5 +1,7 @@
 #include "screen/tokens.hpp"
 
+#include "jgrid/model/image_ref.hpp"
+
 namespace jgrid::screen {
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -43,29 +45,12 @@ bool ImageRef::docker_hub() const {
          iequals(registry, "registry-1.docker.io");
 }
 
-// The first path component is a registry only when it looks like a host
-// (a dot, a port or localhost), as the Docker reference grammar has it.
-static bool looks_like_registry(std::string_view component) {
-  return component.find_first_of(".:") != std::string_view::npos || iequals(component, "localhost");
-}
-
+// The split is model::split_image_ref's (the one reader of references);
+// screening reads Docker Hub's "library/" as if it were not there.
 ImageRef parse_image_ref(std::string_view ref) {
-  ImageRef out;
-  if (auto at = ref.find('@'); at != std::string_view::npos) {
-    out.digest = ref.substr(at + 1);
-    ref = ref.substr(0, at);
-  }
-  if (auto slash = ref.find('/'); slash != std::string_view::npos && looks_like_registry(ref.substr(0, slash))) {
-    out.registry = ref.substr(0, slash);
-    ref = ref.substr(slash + 1);
-  }
-  auto colon = ref.rfind(':');
-  if (colon != std::string_view::npos && ref.find('/', colon) == std::string_view::npos) {
-    out.tag = ref.substr(colon + 1);
-    ref = ref.substr(0, colon);
-  }
-  if (out.docker_hub() && istarts_with(ref, "library/")) ref.remove_prefix(8);
-  out.repository = ref;
+  model::ImageRefParts parts = model::split_image_ref(ref);
+  ImageRef out{parts.registry, parts.repository, parts.tag, parts.digest};
+  if (out.docker_hub() && istarts_with(out.repository, "library/")) out.repository.remove_prefix(8);
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "jgrid/util/clock.hpp"
 
+#include "jgrid/util/saturating.hpp"
+
 #include <pthread.h>
 
 #include <atomic>
@@ -192,7 +194,7 @@ class RealClock final : public Clock {
   ~RealClock() override { stop_timers(); }
   std::int64_t now_ms() const override {
     auto elapsed = static_cast<double>(wall_now_ms() - m_origin);
-    return m_origin + static_cast<std::int64_t>(elapsed * m_scale);
+    return saturating_add(m_origin, saturated_int64(std::floor(elapsed * m_scale)));
   }
   double scale() const override { return m_scale; }
 
@@ -218,10 +220,14 @@ class VirtualClock final : public Clock {
   std::atomic<std::int64_t> m_now;
 };
 
+// Clamped in double before the conversion: a timer years ahead on a slow
+// clock is more microseconds than an int64 holds.
 std::chrono::microseconds real_wait(std::int64_t clock_ms, double scale) {
   if (!(scale > 0) || !std::isfinite(scale)) return k_max_wait;
-  auto micros = std::chrono::microseconds(static_cast<std::int64_t>(std::ceil(clock_ms * 1000.0 / scale)));
-  return std::min<std::chrono::microseconds>(micros, k_max_wait);
+  double micros = std::ceil(static_cast<double>(clock_ms) * 1000.0 / scale);
+  auto limit = std::chrono::duration_cast<std::chrono::microseconds>(k_max_wait);
+  if (!(micros < static_cast<double>(limit.count()))) return limit;
+  return std::chrono::microseconds(static_cast<std::int64_t>(micros));
 }
 
 }  // namespace
@@ -262,7 +268,7 @@ Clock::TimerId Clock::schedule(std::int64_t due_ms, std::function<void()> fn) {
           continue;
         }
         std::int64_t due = t.queue.first().first;
-        std::int64_t ahead = due - now_ms();
+        std::int64_t ahead = saturating_sub(due, now_ms());
         if (ahead > 0 && !is_virtual()) {
           t.wake.wait_for(lock, real_wait(ahead, scale()));
           continue;
@@ -311,7 +317,7 @@ void Clock::release() {
 
 void Clock::advance(std::int64_t ms) {
   std::lock_guard lock(m_timers->mutex);
-  if (ms > 0) jump_to(now_ms() + ms);
+  if (ms > 0) jump_to(saturating_add(now_ms(), ms));
   m_timers->wake.notify_one();
 }
 

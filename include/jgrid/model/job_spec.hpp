@@ -18,13 +18,26 @@ enum class WorkloadType { inference, training, fine_tuning, batch };
 std::string_view to_string(WorkloadType type);  // "fine-tuning" for fine_tuning
 std::optional<WorkloadType> parse_workload_type(std::string_view text);  // accepts fine_tuning too
 
-// Limits of docs/api.md §2.2.
+// Limits of a job request (docs/api.md §1.4, "Limits"). A value past one is
+// refused by decode_job_spec, naming the field and the limit. The bounds on
+// numbers keep every duration, once in clock milliseconds, far from int64's.
 inline constexpr std::size_t k_max_command_bytes = 32 * 1024;
 inline constexpr std::size_t k_max_env_keys = 256;
 inline constexpr std::size_t k_max_env_bytes = 64 * 1024;
 inline constexpr std::size_t k_max_name_chars = 200;
 inline constexpr std::size_t k_max_labels = 64;
-inline constexpr std::size_t k_max_metadata_bytes = 16 * 1024;
+inline constexpr std::size_t k_max_labels_bytes = 16 * 1024;       // names and values
+inline constexpr std::size_t k_max_metadata_bytes = 16 * 1024;     // serialized; callback.metadata too
+inline constexpr std::size_t k_max_constraints_bytes = 16 * 1024;  // serialized, top-level aliases folded in
+inline constexpr long long k_max_gpu_count = 4096;
+inline constexpr double k_max_timeout_seconds = 2'592'000;     // 30 days
+inline constexpr double k_max_size_gb = 1'048'576;             // min_vram_gb, model_size_gb, disk_gb (1 PiB)
+inline constexpr double k_max_price_per_hour = 1'000'000;      // max_price_per_hour, USD
+inline constexpr std::size_t k_max_list_items = 256;           // expected_artifacts, input_files, script_files
+inline constexpr std::size_t k_max_path_bytes = 4096;          // one expected artifact
+inline constexpr std::size_t k_max_url_bytes = 2048;           // callback URL
+inline constexpr std::size_t k_max_auth_token_bytes = 4096;    // callback auth token
+inline constexpr double k_max_sim_duration_s = 604'800;        // sim.duration_s, sim.stdout_every_s (a week)
 inline constexpr std::string_view k_artifacts_root = "/workspace/artifacts/";
 
 struct CallbackSpec {

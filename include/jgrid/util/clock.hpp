@@ -40,7 +40,8 @@ class Clock {
     std::uint64_t seq = 0;
   };
 
-  // Runs `fn` on the timer thread at `due_ms` (or at once when past). The
+  // Runs `fn` on the timer thread at `due_ms` (or at once when past; any
+  // int64 is a due time, INT64_MAX one a real clock never reaches). The
   // thread starts on first use; callbacks may schedule and cancel timers and
   // call hold()/release(), but must not call stop_timers().
   TimerId schedule(std::int64_t due_ms, std::function<void()> fn);
@@ -53,8 +54,8 @@ class Clock {
   // Every hold() needs one release(). No effect on real clocks.
   void hold();
   void release();
-  // Virtual clocks: moves time `ms` forward now (timers due meanwhile run
-  // next, in order). Real clocks: no effect.
+  // Virtual clocks: moves time `ms` forward now, at most to INT64_MAX
+  // (timers due meanwhile run next, in order). Real clocks: no effect.
   void advance(std::int64_t ms);
   // Timers scheduled and not yet run nor cancelled.
   std::size_t pending_timers() const;

@@ -1,6 +1,8 @@
 #include "cli/serve_options.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
@@ -54,4 +56,50 @@ TEST_CASE("cli::resolve_service_token names the source of a bad token", "[cli]")
   auto flag = resolve_service_token(options, nullptr);
   REQUIRE_FALSE(flag.ok());
   CHECK_THAT(flag.error().message, Catch::StartsWith("--service-token:"));
+}
+
+TEST_CASE("cli::validate refuses durations, counts and sizes past their maximum, naming the option", "[cli]") {
+  using Set = void (*)(ServeOptions&);
+  struct Case {
+    const char* option;
+    Set over;   // just past the maximum (or an extreme)
+    Set at;     // the maximum itself, accepted
+  };
+  const Case cases[] = {
+      {"--max-attempts", [](ServeOptions& o) { o.max_attempts = 101; }, [](ServeOptions& o) { o.max_attempts = 100; }},
+      {"--delay-threshold", [](ServeOptions& o) { o.delay_threshold_s = 1e16; },
+       [](ServeOptions& o) { o.delay_threshold_s = 2'592'000; }},
+      {"--delay-threshold", [](ServeOptions& o) { o.delay_threshold_s = std::nan(""); },
+       [](ServeOptions& o) { o.delay_threshold_s = 0.001; }},
+      {"--upload-ttl", [](ServeOptions& o) { o.upload_ttl_s = 2'592'001; },
+       [](ServeOptions& o) { o.upload_ttl_s = 2'592'000; }},
+      {"--time-scale", [](ServeOptions& o) { o.time_scale = 1e308; }, [](ServeOptions& o) { o.time_scale = 1e6; }},
+      {"--callback-backoff-base-ms", [](ServeOptions& o) { o.callback_backoff_base_ms = 3'600'001; },
+       [](ServeOptions& o) { o.callback_backoff_base_ms = 3'600'000; }},
+      {"--max-stream-subscribers", [](ServeOptions& o) { o.max_stream_subscribers = 65537; },
+       [](ServeOptions& o) { o.max_stream_subscribers = 65536; }},
+      {"--max-connections", [](ServeOptions& o) { o.max_connections = 65537; },
+       [](ServeOptions& o) { o.max_connections = 65536; }},
+      {"--registry-cache-ttl", [](ServeOptions& o) { o.registry_cache_ttl_s = 31'536'001; },
+       [](ServeOptions& o) { o.registry_cache_ttl_s = 31'536'000; }},
+      {"--max-body", [](ServeOptions& o) { o.max_body = (1LL << 30) + 1; }, [](ServeOptions& o) { o.max_body = 1LL << 30; }},
+      {"--max-upload", [](ServeOptions& o) { o.max_upload = (1LL << 40) + 1; },
+       [](ServeOptions& o) { o.max_upload = 1LL << 40; }},
+      {"--max-log-bytes", [](ServeOptions& o) { o.max_log_bytes = INT64_MAX; },
+       [](ServeOptions& o) { o.max_log_bytes = 1LL << 40; }},
+      {"--min-free-disk", [](ServeOptions& o) { o.min_free_disk = (1LL << 50) + 1; },
+       [](ServeOptions& o) { o.min_free_disk = 1LL << 50; }},
+  };
+  for (const Case& c : cases) {
+    INFO(c.option);
+    ServeOptions at;
+    c.at(at);
+    CHECK(jgrid::cli::validate(at).ok());
+    ServeOptions over;
+    c.over(over);
+    auto refused = jgrid::cli::validate(over);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == "INVALID_OPTION");
+    CHECK_THAT(refused.error().message, Catch::StartsWith(std::string(c.option) + ": expected"));
+  }
 }

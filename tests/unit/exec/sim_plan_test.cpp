@@ -1,6 +1,7 @@
 #include "exec/sim_plan.hpp"
 
 #include <catch2/catch.hpp>
+#include <limits>
 
 #include "recording_sink.hpp"
 
@@ -134,4 +135,18 @@ TEST_CASE("exec::plan_run with SimOutput::at_end makes no default progress lines
   RunPlan failing = plan_run(request, named.value(), 7, SimOutput::at_end);
   CHECK(texts(failing, "stdout") == std::vector<std::string>{"hello"});  // lines the job names stay
   CHECK_FALSE(texts(failing, "stderr").empty());                         // and its failure line
+}
+
+TEST_CASE("exec::plan_run saturates a timeout too long for clock milliseconds instead of wrapping", "[exec][limits]") {
+  // The decoder refuses such a timeout; a stored spec of an older build may still carry one.
+  auto request = request_of(model::WorkloadType::inference);
+  request.job.spec.edit().timeout_seconds = 1e16;
+  RunPlan plan = plan_for(request, Json{{"duration_s", 5}});
+  CHECK(plan.run_ms == 5000);
+  CHECK_FALSE(plan.outcome.timed_out);
+  request.job.spec.edit().timeout_seconds = 1e308;
+  RunPlan hang = plan_for(request, Json{{"duration_s", 5}, {"timeout", true}});
+  CHECK(hang.outcome.timed_out);
+  CHECK(hang.run_ms == std::numeric_limits<std::int64_t>::max());
+  for (const auto& line : hang.lines) CHECK(line.offset_ms >= 0);
 }

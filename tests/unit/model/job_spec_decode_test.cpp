@@ -341,3 +341,130 @@ TEST_CASE("model::decode_job_spec ignores unknown fields and nulls", "[model]") 
   CHECK(spec.gpu_count == 1);
   CHECK(spec.labels.empty());
 }
+
+namespace {
+
+// One numeric field at one value: accepted, or refused naming `field` with
+// `limit` (the maximum, as the message prints it) in the message.
+struct Extreme {
+  Json extra;
+  std::string field;    // "" : accepted
+  std::string limit;
+};
+
+std::vector<Extreme> numeric_extremes() {
+  auto sim = [](const char* key, Json value) { return Json{{"sim", {{key, value}}}}; };
+  return {
+      {{{"timeout_seconds", 2'592'000}}, "", ""},
+      {{{"timeout_seconds", 2'592'000.5}}, "timeout_seconds", "2592000 (30 days)"},
+      {{{"timeout_seconds", 1e16}}, "timeout_seconds", "2592000 (30 days)"},
+      {{{"timeout_seconds", 1e308}}, "timeout_seconds", "2592000"},
+      {{{"timeout_seconds", 9223372036854775807LL}}, "timeout_seconds", "2592000"},
+      {{{"timeout_seconds", 18446744073709551615ULL}}, "timeout_seconds", "2592000"},
+      {{{"timeout_seconds", 0}}, "timeout_seconds", "2592000"},
+      {{{"timeout_seconds", -1e16}}, "timeout_seconds", "2592000"},
+      {{{"timeout_seconds", 1e-9}}, "", ""},
+      {{{"gpu_count", 0}}, "", ""},
+      {{{"gpu_count", 4096}}, "", ""},
+      {{{"gpu_count", 4097}}, "gpu_count", "4096"},
+      {{{"gpu_count", -1}}, "gpu_count", "4096"},
+      {{{"gpu_count", 1e16}}, "gpu_count", "4096"},
+      {{{"gpu_count", 1e308}}, "gpu_count", "4096"},
+      {{{"resources", {{"gpu_count", 9223372036854775807LL}}}}, "resources.gpu_count", "4096"},
+      {{{"min_vram_gb", 1'048'576}}, "", ""},
+      {{{"min_vram_gb", 1'048'577}}, "min_vram_gb", "1048576 (1 PiB)"},
+      {{{"constraints", {{"min_vram_gb", 1e308}}}}, "constraints.min_vram_gb", "1048576"},
+      {{{"model_size_gb", 1e16}}, "model_size_gb", "1048576"},
+      {{{"model_size", 1e16}}, "model_size", "1048576"},
+      {{{"disk_gb", -1}}, "disk_gb", "1048576"},
+      {{{"constraints", {{"disk_gb", 1e16}}}}, "constraints.disk_gb", "1048576"},
+      {{{"max_price_per_hour", 0}}, "", ""},
+      {{{"max_price_per_hour", 1'000'000}}, "", ""},
+      {{{"max_price_per_hour", 1'000'000.01}}, "max_price_per_hour", "1000000 (USD)"},
+      {{{"constraints", {{"max_price_per_hour", 1e308}}}}, "constraints.max_price_per_hour", "1000000"},
+      {sim("duration_s", 604'800), "", ""},
+      {sim("duration_s", 604'801), "sim.duration_s", "604800 (a week)"},
+      {sim("duration_s", 1e16), "sim.duration_s", "604800"},
+      {sim("duration_s", -1), "sim.duration_s", "604800"},
+      {sim("stdout_every_s", 604'800), "", ""},
+      {sim("stdout_every_s", 1e308), "sim.stdout_every_s", "604800"},
+      {sim("stdout_every_s", 0), "sim.stdout_every_s", "604800"},
+      {sim("exit_code", 255), "", ""},
+      {sim("exit_code", 256), "sim.exit_code", "255"},
+      {sim("exit_code", -1), "sim.exit_code", "255"},
+      {sim("exit_code", 1e16), "sim.exit_code", "255"},
+      {sim("duration_s", "NaN"), "", ""},  // not a number: the run refuses it (START_FAILED)
+      {{{"timeout_seconds", "NaN"}}, "timeout_seconds", "a number"},
+      {{{"timeout_seconds", "Infinity"}}, "timeout_seconds", "a number"},
+  };
+}
+
+}  // namespace
+
+TEST_CASE("model::decode_job_spec holds every number of a request to its documented range", "[model][limits]") {
+  for (const Extreme& extreme : numeric_extremes()) {
+    auto spec = decode_job_spec(with(minimal(), extreme.extra), SpecMode::submit);
+    INFO(extreme.extra.dump() << " -> " << (spec.ok() ? std::string("accepted") : spec.error().message));
+    if (extreme.field.empty()) {
+      CHECK(spec.ok());
+      continue;
+    }
+    REQUIRE_FALSE(spec.ok());
+    CHECK(spec.error().code == "INVALID_REQUEST");
+    CHECK(spec.error().details.value("field", "") == extreme.field);
+    CHECK(spec.error().message.rfind(extreme.field + ": ", 0) == 0);
+    CHECK(spec.error().message.find(extreme.limit) != std::string::npos);
+  }
+}
+
+TEST_CASE("model::decode_job_spec limits counts and sizes of lists, labels, constraints and callbacks",
+          "[model][limits]") {
+  Json paths = Json::array();
+  for (int i = 0; i < 256; ++i) paths.push_back("/workspace/artifacts/f" + std::to_string(i));
+  CHECK(decoded({{"expected_artifacts", paths}}).expected_artifacts.size() == 256);
+  paths.push_back("/workspace/artifacts/one-more");
+  require_refused({{"expected_artifacts", paths}}, "expected_artifacts");
+  require_refused({{"expected_artifacts", {"/workspace/artifacts/" + std::string(4096, 'a')}}}, "expected_artifacts[0]");
+  Json inputs = Json::array();
+  for (int i = 0; i < 257; ++i) inputs.push_back("inp_" + std::to_string(i));
+  require_refused({{"input_files", inputs}}, "input_files");
+  require_refused({{"script_files", inputs}}, "script_files");
+  Json labels = Json::object();
+  for (int i = 0; i < 17; ++i) labels["k" + std::to_string(i)] = std::string(1000, 'v');
+  require_refused({{"labels", labels}}, "labels");
+  require_refused({{"constraints", {{"note", std::string(16 * 1024, 'x')}}}}, "constraints");
+  require_refused({{"callback", {{"url", "https://example.com/" + std::string(2048, 'a')}}}}, "callback.url");
+  require_refused({{"callback", {{"url", "https://example.com/h"}, {"auth_token", std::string(4097, 't')}}}},
+                  "callback.auth_token");
+  require_refused({{"callback", {{"url", "https://example.com/h"}, {"metadata", {{"m", std::string(16 * 1024, 'm')}}}}}},
+                  "callback.metadata");
+}
+
+TEST_CASE("model::decode_job_spec refuses control characters in a callback token, which becomes a header",
+          "[model][limits]") {
+  Json callback = {{"url", "https://example.com/hook"}};
+  CHECK(decoded({{"callback", with(callback, {{"auth_token", "tok-123_ABC.~+/="}})}}).callback->auth_token ==
+        "tok-123_ABC.~+/=");
+  for (const std::string& bad : std::vector<std::string>{"tok\r\nX-Injected: 1", "tok\n", "tok\r", "a\tb",
+                                                      std::string("a\0b", 3), "a\x7f", "a\x01"}) {
+    require_refused({{"callback", with(callback, {{"auth_token", bad}})}}, "callback.auth_token");
+    require_refused({{"callback_url", "https://example.com/hook"}, {"callback_auth_token", bad}}, "callback_auth_token");
+  }
+  require_refused({{"callback", {{"url", "https://example.com/a\r\nX: y"}}}}, "callback.url");
+}
+
+TEST_CASE("model::decode_job_spec checks image references against the OCI grammar", "[model][limits]") {
+  CHECK(decoded({{"image", "registry.example.com:5000/team/llm-eval_rocm__v2:1.4-rc.1"}}).image ==
+        "registry.example.com:5000/team/llm-eval_rocm__v2:1.4-rc.1");
+  require_refused({{"image", std::string(100 * 1024, 'a')}}, "image");
+  auto upper = decode_job_spec(with(minimal(), {{"image", "Acme/PyTorch:latest"}}), SpecMode::submit);
+  REQUIRE_FALSE(upper.ok());
+  CHECK(upper.error().message ==
+        "image: repository 'Acme/PyTorch' has upper-case letters, which OCI references (and docker) refuse: use "
+        "'acme/pytorch'");
+  auto tag = decode_job_spec(with(minimal(), {{"image", "rocm/pytorch:x!"}}), SpecMode::submit);
+  REQUIRE_FALSE(tag.ok());
+  CHECK(tag.error().message ==
+        "image: tag 'x!' is not a valid tag: letters, digits, '_', '.', '-', at most 128, not starting with '.' or '-'");
+  CHECK(tag.error().details == Json{{"field", "image"}, {"part", "tag"}});
+}

@@ -2,6 +2,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -128,4 +129,28 @@ TEST_CASE("util::Clock::rest() tells a running callback from a clock at rest", "
   CHECK_FALSE(rest.callback_running);
   CHECK(rest.pending == 0);
   CHECK(rest.callbacks_run == 1);
+}
+
+TEST_CASE("util::Clock timers at the int64 extremes neither wrap around nor hold up the timers behind them",
+          "[util][limits]") {
+  constexpr std::int64_t k_max = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t k_min = std::numeric_limits<std::int64_t>::min();
+  auto clock = make_real_clock(1e6);
+  std::atomic<int> fired{0};
+  std::atomic<bool> never{false};
+  auto far = clock->schedule(k_max, [&] { never = true; });
+  clock->schedule(k_min, [&] { ++fired; });  // long past: at once
+  clock->schedule(clock->now_ms() + 10, [&] { ++fired; });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (fired.load() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  CHECK(fired.load() == 2);
+  CHECK_FALSE(never.load());
+  CHECK(clock->cancel(far));
+
+  auto virtual_clock = make_virtual_clock();
+  virtual_clock->advance(k_max);
+  CHECK(virtual_clock->now_ms() == k_max);
+  virtual_clock->advance(k_max);
+  CHECK(virtual_clock->now_ms() == k_max);
 }
