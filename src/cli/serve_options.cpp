@@ -45,7 +45,7 @@ Status validate_guards(const ServeOptions& o) {
   if (o.max_labels < 0 || o.max_labels > 64) return invalid("--max-labels", "an integer 0..64");
   if (o.max_stream_subscribers < 1 || o.max_stream_subscribers > 65536)
     return invalid("--max-stream-subscribers", "an integer 1..65536");
-  if (o.max_connections < 8 || o.max_connections > 16384) return invalid("--max-connections", "an integer 8..16384");
+  if (o.max_connections < 8 || o.max_connections > 65536) return invalid("--max-connections", "an integer 8..65536");
   if (o.max_streams < 1 || o.max_streams > o.max_connections / 2)
     return invalid("--max-streams", "an integer 1..half of --max-connections (" +
                                         std::to_string(o.max_connections / 2) + "): streams must leave workers for the API");
