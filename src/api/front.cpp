@@ -97,7 +97,6 @@ void Front::run() {
   std::lock_guard lock(m_returned_mutex);
   m_returned.clear();
   m_connections.clear();
-  m_waiting_count.store(0);
 }
 
 void Front::accept_all() {
@@ -136,9 +135,11 @@ void Front::adopt(std::unique_ptr<Connection> connection, bool fresh) {
   c.deadline = Clock::now() + (c.head_started ? m_options.header_timeout : m_options.keep_alive_timeout);
   int fd = c.fd();
   m_connections[fd] = std::move(connection);
-  m_waiting_count.store(m_connections.size());
   watch(c, true);
   if (!c.pending().empty()) advance(c);
+  // Bytes TLS decrypted but not yet handed out never make the socket
+  // readable again: read them now.
+  if (m_connections.count(fd) && c.has_buffered()) on_ready(fd);
 }
 
 void Front::adopt_returned() {
@@ -195,7 +196,6 @@ void Front::dispatch(int fd) {
   ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);
   auto connection = std::move(it->second);
   m_connections.erase(it);
-  m_waiting_count.store(m_connections.size());
   m_dispatch(std::move(connection));
 }
 
@@ -211,7 +211,6 @@ void Front::refuse(int fd, int status, const std::string& code, const std::strin
 void Front::close(int fd) {
   ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);
   m_connections.erase(fd);
-  m_waiting_count.store(m_connections.size());
 }
 
 void Front::sweep() {

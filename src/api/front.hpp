@@ -55,9 +55,6 @@ class Front {
   // at once after stop().
   void give_back(std::unique_ptr<Connection> connection);
 
-  // Connections held now (metrics).
-  std::size_t waiting() const { return m_waiting_count.load(); }
-
  private:
   void accept_all();
   void adopt(std::unique_ptr<Connection> connection, bool fresh);
@@ -80,7 +77,6 @@ class Front {
   Connection::Clock::time_point m_resume_accept;
   std::unordered_map<int, std::unique_ptr<Connection>> m_connections;
   std::size_t m_peak = 0;  // most connections held since memory was last released
-  std::atomic<std::size_t> m_waiting_count{0};
   std::atomic<bool> m_stopping{false};
   std::mutex m_returned_mutex;
   std::vector<std::unique_ptr<Connection>> m_returned;

@@ -144,11 +144,10 @@ struct Server::Impl {
         adapter(context, ""),
         pool(static_cast<std::size_t>(options.threads), static_cast<std::size_t>(options.max_connections)) {
     if (!options.tls_cert_file.empty()) tls = make_server_tls(options.tls_cert_file, options.tls_key_file);
+    // Only for the Keep-Alive header the library writes: reads, writes and
+    // TCP_NODELAY are the front's and ConnectionStream's.
     http.set_keep_alive_max_count(k_keep_alive_requests);
     http.set_keep_alive_timeout(k_keep_alive_seconds);
-    http.set_read_timeout(options.read_timeout_s);
-    http.set_write_timeout(k_write_timeout_seconds);
-    http.set_tcp_nodelay(true);
     // The library's default adds SO_REUSEPORT, which would let a second
     // server share a busy port silently instead of failing with PORT_IN_USE.
     http.set_socket_options([](socket_t sock) {

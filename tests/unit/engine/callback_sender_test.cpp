@@ -39,6 +39,19 @@ class ScriptedTransport final : public engine::CallbackTransport {
   const util::Clock& m_clock;
 };
 
+// A sender whose attempts are committed, as the engine does, and recorded.
+std::unique_ptr<CallbackSender> recording_sender(store::Store& store, std::shared_ptr<util::Clock> clock,
+                                                 engine::SenderOptions options, std::mutex& mutex,
+                                                 std::vector<CallbackAttempt>& attempts) {
+  return std::make_unique<CallbackSender>(store, std::move(clock), options, [&](const CallbackAttempt& a) {
+    store::WriteBatch update;
+    update.deliveries.push_back(a.delivery);
+    REQUIRE(store.commit(update).ok());
+    std::lock_guard lock(mutex);
+    attempts.push_back(a);
+  });
+}
+
 struct SenderFixture {
   explicit SenderFixture(std::vector<int> statuses, std::string token = "") {
     auto opened = store::Store::open({});
@@ -54,13 +67,7 @@ struct SenderFixture {
     REQUIRE(store->commit(batch).ok());
     transport = std::make_shared<ScriptedTransport>(std::move(statuses), *clock);
     engine::SenderOptions options{transport, "server-secret", 1000, 7};
-    sender = std::make_unique<CallbackSender>(*store, clock, options, [this](const CallbackAttempt& a) {
-      store::WriteBatch update;
-      update.deliveries.push_back(a.delivery);
-      REQUIRE(store->commit(update).ok());
-      std::lock_guard lock(mutex);
-      attempts.push_back(a);
-    });
+    sender = recording_sender(*store, clock, options, mutex, attempts);
   }
   ~SenderFixture() { sender->stop(); }
 
@@ -223,13 +230,7 @@ struct ManyFixture {
     }
     REQUIRE(store->commit(batch).ok());
     engine::SenderOptions options{transport, "server-secret", 10, 7};
-    sender = std::make_unique<CallbackSender>(*store, clock, options, [this](const CallbackAttempt& a) {
-      store::WriteBatch update;
-      update.deliveries.push_back(a.delivery);
-      REQUIRE(store->commit(update).ok());
-      std::lock_guard lock(mutex);
-      attempts.push_back(a);
-    });
+    sender = recording_sender(*store, clock, options, mutex, attempts);
   }
   ~ManyFixture() {
     transport->release();
