@@ -157,8 +157,15 @@ Json responses(const Operation& op, bool mcp) {
   out[std::to_string(op.status)] = {{"description", "Success"}, {"content", success_content(op, mcp)}};
   if (op.status == 202) out["200"] = dry_run_or_replay(mcp);
   for (int status : op.errors) out[std::to_string(status)] = {{"$ref", "#/components/responses/Error"}};
-  // Any route refuses a body over --max-body, and refuses work while draining.
-  out["413"] = {{"$ref", "#/components/responses/Error"}};
+  // Any route refuses a body over --max-body, and refuses work while draining;
+  // the connection front answers a head that is too slow, long or large.
+  auto error = Json{{"$ref", "#/components/responses/Error"}};
+  for (const char* status : {"408", "413", "414", "431"}) out[status] = error;
+  std::string request = op.request, method = op.method;
+  bool json_body = !request.empty() && request != "#bytes";
+  if (json_body) out["415"] = error;  // a body that is not application/json
+  if (method != "GET" && method != "HEAD") out["403"] = error;  // a page of another origin
+  if (op.body == Body::sse) out["429"] = error;  // over --max-streams or --max-streams-per-key
   if (std::string(op.path) != "/healthz") out["503"] = {{"$ref", "#/components/responses/Error"}};
   out["500"] = {{"$ref", "#/components/responses/Error"}};
   return out;
